@@ -1,0 +1,985 @@
+//! Express 4 route paths: a byte-exact port of
+//! [path-to-regexp 0.1.13](https://github.com/pillarjs/path-to-regexp/tree/v0.1.13)
+//! (the route-path compiler of Express 4) plus a fast matcher.
+//!
+//! A [`Pattern`] is compiled once from a string path ([`Pattern::new`]), an
+//! array of paths ([`Pattern::many`]) or a JavaScript regex route
+//! ([`Pattern::regex`]); [`Pattern::matches`] then behaves like JavaScript's
+//! `RegExp.prototype.exec` on the regex path-to-regexp would build, plus the
+//! two fast paths of Express' `Layer` (`"/"` for middleware, `"*"`).
+//!
+//! ```
+//! use webfw_pattern::{Key, Options, Pattern};
+//!
+//! let p = Pattern::new("/user/:id", Options::route()).unwrap();
+//! assert_eq!(p.source(), r"^\/user(?:\/([^/]+?))\/?$");
+//! assert_eq!(p.keys(), &[Key::Name("id".into())]);
+//! let m = p.matches("/USER/42/").unwrap();
+//! assert_eq!(m.len, 9);
+//! assert_eq!(m.params, vec![(0, "42")]);
+//! assert!(p.matches("/user/42/x").is_none());
+//! ```
+//!
+//! # Matching engines
+//!
+//! Each pattern picks the cheapest engine that gives JavaScript's result:
+//!
+//! 1. **fast paths**: `"/"` with `end: false` (matches everything, no params,
+//!    length 0) and `"*"` (matches everything, param `0` = whole path), as in
+//!    Express' `Layer`;
+//! 2. **literal**: a string path without parameters or regex syntax (e.g.
+//!    `/plaintext`, `use("/mw")`): a byte comparison (ASCII case-insensitive
+//!    unless `sensitive`) plus the trailing-slash / `end` / `strict` rules; no
+//!    regex runs and nothing is allocated;
+//! 3. **`regex` crate**: everything without look-around or backreferences.
+//!    The trailing `(?=\/|$)` of `end: false` is matched as a consuming group
+//!    (same result, `regex` has no look-around), and `((?:(?!\/|-).)+?)` of
+//!    `/:from-:to` becomes the class `[^/\-…]`;
+//! 4. **`fancy-regex`**: anything else (other look-arounds, backreferences).
+//!    If its backtracking limit is exceeded the path does not match.
+//!
+//! The JavaScript source is translated, not reused: character classes are
+//! spelled out (`\d`, `\w` and `\b` are ASCII as in JavaScript, `.` excludes
+//! line terminators) and case-insensitivity applies JavaScript's
+//! non-Unicode rules (`k` never matches the Kelvin sign `K`).
+//!
+//! # Known differences from JavaScript
+//!
+//! Only for inputs or patterns a web router never sees in practice:
+//! characters outside the Basic Multilingual Plane are one character here and
+//! two UTF-16 code units in JavaScript; a backreference is compared
+//! case-sensitively even when the pattern is case-insensitive; a look-behind
+//! must have a bounded length (otherwise [`Pattern::new`] fails with an
+//! "unsupported" error); in a quantified group that can match the empty
+//! string, captures of an empty last iteration are reported absent rather
+//! than taken from the previous iteration.
+
+#![forbid(unsafe_code)]
+
+mod charset;
+mod compile;
+mod emit;
+mod jsre;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use compile::{Flags, KeyRec, Source};
+use emit::Plan;
+
+/// Options of path-to-regexp 0.1.13 as Express passes them.
+///
+/// | Caller | `end` | `strict` | `sensitive` |
+/// |---|---|---|---|
+/// | `app.use` / `router.use` | false | false | router `caseSensitive` |
+/// | routes (`app.get`, …) | true | router `strict` | router `caseSensitive` |
+///
+/// ```
+/// use webfw_pattern::Options;
+///
+/// let route = Options::route().with_strict(true);
+/// assert!(route.end && route.strict && !route.sensitive);
+/// assert!(!Options::middleware().end);
+/// assert_eq!(Options::default(), Options::route());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Anchor at the end of the path (`$`); otherwise match a prefix that
+    /// ends at a `/` or at the end of the path.
+    pub end: bool,
+    /// Do not allow an optional trailing slash.
+    pub strict: bool,
+    /// Case-sensitive matching.
+    pub sensitive: bool,
+}
+
+impl Default for Options {
+    /// path-to-regexp's defaults: `end: true`, not strict, case-insensitive.
+    fn default() -> Self {
+        Options::route()
+    }
+}
+
+impl Options {
+    /// Options with every field given.
+    ///
+    /// ```
+    /// let o = webfw_pattern::Options::new(false, true, true);
+    /// assert!(!o.end && o.strict && o.sensitive);
+    /// ```
+    pub const fn new(end: bool, strict: bool, sensitive: bool) -> Self {
+        Options {
+            end,
+            strict,
+            sensitive,
+        }
+    }
+
+    /// A route (`app.get(path)`): `end: true`, not strict, case-insensitive.
+    ///
+    /// ```
+    /// assert!(webfw_pattern::Options::route().end);
+    /// ```
+    pub const fn route() -> Self {
+        Options::new(true, false, false)
+    }
+
+    /// A middleware mount path (`app.use(path)`): `end: false`, not strict,
+    /// case-insensitive.
+    ///
+    /// ```
+    /// assert!(!webfw_pattern::Options::middleware().end);
+    /// ```
+    pub const fn middleware() -> Self {
+        Options::new(false, false, false)
+    }
+
+    /// These options with `end` replaced.
+    ///
+    /// ```
+    /// assert!(!webfw_pattern::Options::route().with_end(false).end);
+    /// ```
+    pub const fn with_end(mut self, end: bool) -> Self {
+        self.end = end;
+        self
+    }
+
+    /// These options with `strict` replaced.
+    ///
+    /// ```
+    /// assert!(webfw_pattern::Options::route().with_strict(true).strict);
+    /// ```
+    pub const fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// These options with `sensitive` replaced.
+    ///
+    /// ```
+    /// assert!(webfw_pattern::Options::route().with_sensitive(true).sensitive);
+    /// ```
+    pub const fn with_sensitive(mut self, sensitive: bool) -> Self {
+        self.sensitive = sensitive;
+        self
+    }
+}
+
+/// The name of a captured parameter (an entry of `req.params`).
+///
+/// ```
+/// use webfw_pattern::{Key, Options, Pattern};
+///
+/// let p = Pattern::new("/:name/*", Options::route()).unwrap();
+/// assert_eq!(p.keys(), &[Key::Name("name".into()), Key::Index(0)]);
+/// assert_eq!(p.keys()[1].to_string(), "0");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// `:name` parameters and named regex groups `(?<name>…)` of regex routes.
+    Name(String),
+    /// Unnamed capture groups (`*`, `(…)`, a param's trailing `*`), numbered
+    /// from 0 in source order (per array element for [`Pattern::many`]).
+    Index(usize),
+}
+
+impl Key {
+    /// The property name in `req.params` (`"id"`, `"0"`).
+    ///
+    /// ```
+    /// use webfw_pattern::Key;
+    /// assert_eq!(Key::Index(3).property(), "3");
+    /// assert_eq!(Key::Name("id".into()).property(), "id");
+    /// ```
+    pub fn property(&self) -> Cow<'_, str> {
+        match self {
+            Key::Name(n) => Cow::Borrowed(n),
+            Key::Index(i) => Cow::Owned(i.to_string()),
+        }
+    }
+
+    /// Whether both keys name the same JavaScript property (`Name("0")` and
+    /// `Index(0)` do; `Name("00")` and `Index(0)` don't).
+    ///
+    /// ```
+    /// use webfw_pattern::Key;
+    /// assert!(Key::Name("0".into()).same_property(&Key::Index(0)));
+    /// assert!(!Key::Name("00".into()).same_property(&Key::Index(0)));
+    /// ```
+    pub fn same_property(&self, other: &Key) -> bool {
+        match (self, other) {
+            (Key::Name(a), Key::Name(b)) => a == b,
+            (Key::Index(a), Key::Index(b)) => a == b,
+            (Key::Name(n), Key::Index(i)) | (Key::Index(i), Key::Name(n)) => {
+                (n == "0" || !n.starts_with('0')) && n.parse::<usize>().ok() == Some(*i)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Name(n) => f.write_str(n),
+            Key::Index(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+/// A path that path-to-regexp 0.1.13 would turn into an invalid `RegExp`
+/// (so Express would throw when the route is registered).
+///
+/// `offset` and `len` are a byte range of the original path (or regex source)
+/// pointing at the offending part: the unbalanced parenthesis, the custom
+/// parameter group, the stray quantifier, …; `(0, path.len())` when no better
+/// place is known.
+///
+/// ```
+/// use webfw_pattern::{Options, Pattern};
+///
+/// let e = Pattern::new("/a/:id(\\d+", Options::route()).unwrap_err();
+/// assert_eq!((e.offset, e.len), (6, 1)); // the unclosed `(`
+/// assert!(e.message.contains("Unterminated group"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternError {
+    /// Byte offset into the original path.
+    pub offset: usize,
+    /// Length in bytes of the offending part.
+    pub len: usize,
+    /// What is wrong, worded like V8's `SyntaxError`.
+    pub message: String,
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (at byte {}, length {})",
+            self.message, self.offset, self.len
+        )
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+/// A successful match.
+///
+/// ```
+/// use webfw_pattern::{Options, Pattern};
+///
+/// let p = Pattern::new("/mount/:m", Options::middleware()).unwrap();
+/// let m = p.matches("/mount/7/x/9").unwrap();
+/// assert_eq!(m.len, 8); // "/mount/7", the prefix to strip
+/// assert_eq!(m.params, vec![(0, "7")]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match<'p> {
+    /// Length in bytes of the matched text (JavaScript's `match[0]`); for
+    /// `end: false` patterns that is the prefix to strip from the URL.
+    pub len: usize,
+    /// `(index into Pattern::keys(), raw capture)` in capture order; the
+    /// captures are still percent-encoded (see [`decode_param`]). Groups that
+    /// did not participate are absent. When several keys name the same
+    /// property (array alternatives, `:0` and `*`), only one entry is kept,
+    /// at the first position, holding the last defined value: exactly what
+    /// Express' `req.params` ends up with.
+    pub params: Vec<(usize, &'p str)>,
+}
+
+/// A compiled route path.
+///
+/// ```
+/// use webfw_pattern::{Options, Pattern};
+///
+/// let p = Pattern::new("/routing/range/:from-:to", Options::route()).unwrap();
+/// let m = p.matches("/routing/range/1-5").unwrap();
+/// assert_eq!(m.params, vec![(0, "1"), (1, "5")]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    source: String,
+    keys: Vec<Key>,
+    prefix: String,
+    opts: Options,
+    engine: Engine,
+}
+
+#[derive(Clone, Debug)]
+enum Engine {
+    /// `"/"` with `end: false`
+    Slash,
+    /// `"*"`
+    Star,
+    Literal(Literal),
+    Regex(Box<Compiled<regex::Regex>>),
+    Fancy(Box<Compiled<fancy_regex::Regex>>),
+}
+
+#[derive(Clone, Debug)]
+struct Compiled<R> {
+    re: R,
+    plan: Plan,
+    /// whether captures are needed (params or a rewritten look-ahead)
+    captures: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Literal {
+    /// the literal every match starts with (ASCII when case-insensitive)
+    text: Box<str>,
+    insensitive: bool,
+    mode: LitMode,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LitMode {
+    /// `^text\/?$`
+    LooseEnd,
+    /// `^text\/?(?=\/|$)`
+    LoosePrefix,
+    /// `^text$`
+    StrictEnd,
+    /// `^text(?=\/|$)`
+    StrictPrefix,
+    /// `^text` (strict, `end: false`, path ends with `/`)
+    StrictOpen,
+}
+
+impl Literal {
+    fn matches(&self, path: &str) -> Option<usize> {
+        let t = self.text.as_bytes();
+        let p = path.as_bytes();
+        if p.len() < t.len() {
+            return None;
+        }
+        let head = &p[..t.len()];
+        let same = if self.insensitive {
+            head.eq_ignore_ascii_case(t)
+        } else {
+            head == t
+        };
+        if !same {
+            return None;
+        }
+        let n = t.len();
+        let rest = &p[n..];
+        match self.mode {
+            LitMode::LooseEnd => (rest.is_empty() || rest == b"/").then_some(p.len()),
+            LitMode::LoosePrefix => match rest {
+                [] => Some(n),
+                [b'/'] | [b'/', b'/', ..] => Some(n + 1),
+                [b'/', ..] => Some(n),
+                _ => None,
+            },
+            LitMode::StrictEnd => rest.is_empty().then_some(n),
+            LitMode::StrictPrefix => (rest.is_empty() || rest[0] == b'/').then_some(n),
+            LitMode::StrictOpen => Some(n),
+        }
+    }
+}
+
+/// A literal string path (no parameters, no regex syntax)?
+fn literal_engine(path: &str, opts: Options) -> Option<Literal> {
+    const SPECIAL: &[char] = &[
+        '\\', '(', ')', '[', ']', '{', '}', '|', '^', '$', '+', '?', '*', ':',
+    ];
+    if path.contains(SPECIAL) || (!opts.sensitive && !path.is_ascii()) {
+        return None;
+    }
+    let (text, mode) = match (opts.strict, opts.end) {
+        (false, end) => (
+            path.strip_suffix('/').unwrap_or(path),
+            if end {
+                LitMode::LooseEnd
+            } else {
+                LitMode::LoosePrefix
+            },
+        ),
+        (true, true) => (path, LitMode::StrictEnd),
+        (true, false) if path.ends_with('/') => (path, LitMode::StrictOpen),
+        (true, false) => (path, LitMode::StrictPrefix),
+    };
+    Some(Literal {
+        text: text.into(),
+        insensitive: !opts.sensitive,
+        mode,
+    })
+}
+
+fn flags_str(insensitive: bool) -> &'static str {
+    if insensitive { "i" } else { "" }
+}
+
+fn syntax_error(
+    e: &jsre::SyntaxError,
+    src: &Source,
+    total: usize,
+    shown: &str,
+    insensitive: bool,
+) -> PatternError {
+    let (offset, len) = src.map(e.pos, e.len, total);
+    PatternError {
+        offset,
+        len,
+        message: format!(
+            "Invalid regular expression: /{shown}/{}: {}",
+            flags_str(insensitive),
+            e.msg
+        ),
+    }
+}
+
+/// Build the regex engine for a parsed source.
+fn regex_engine(
+    ast: jsre::Ast,
+    insensitive: bool,
+    whole: (usize, usize),
+    shown: &str,
+) -> Result<Engine, PatternError> {
+    let emitted = emit::emit(ast, insensitive);
+    let plan = emitted.plan;
+    let captures = !plan.ends.is_empty() || plan.js_groups.iter().any(Option::is_some);
+    let unsupported = |e: &dyn fmt::Display| PatternError {
+        offset: whole.0,
+        len: whole.1,
+        message: format!(
+            "Invalid regular expression: /{shown}/{}: unsupported by webfw's matcher ({e})",
+            flags_str(insensitive)
+        ),
+    };
+    if plan.fancy {
+        let re = fancy_regex::Regex::new(&emitted.pattern).map_err(|e| unsupported(&e))?;
+        Ok(Engine::Fancy(Box::new(Compiled { re, plan, captures })))
+    } else {
+        let re = regex::RegexBuilder::new(&emitted.pattern)
+            .size_limit(1 << 24)
+            .build()
+            .map_err(|e| unsupported(&e))?;
+        Ok(Engine::Regex(Box::new(Compiled { re, plan, captures })))
+    }
+}
+
+impl Pattern {
+    /// Compile a string path with path-to-regexp 0.1.13 semantics.
+    ///
+    /// `:name` parameters (optionally with a custom group `:id(\d+)`, a
+    /// trailing `*` and `?`), bare `*`, and everything else passed through as
+    /// regex syntax (`/ab?cd`, `/a(bc)?d`), exactly as path-to-regexp does.
+    /// A `:` not followed by a word character is a literal colon.
+    ///
+    /// # Errors
+    /// When the generated regex is invalid JavaScript (unbalanced
+    /// parentheses, a quantifier with nothing to repeat, an invalid custom
+    /// group, …), or, rarely, valid JavaScript the matcher cannot run (a
+    /// look-behind of unbounded length).
+    ///
+    /// ```
+    /// use webfw_pattern::{Key, Options, Pattern};
+    ///
+    /// let p = Pattern::new("/file/:name.:ext?", Options::route()).unwrap();
+    /// assert_eq!(p.source(), r"^\/file(?:\/([^/]+?))(?:\.([^/\.]+?))?\/?$");
+    /// assert_eq!(p.matches("/file/a.b.c").unwrap().params, vec![(0, "a.b"), (1, "c")]);
+    /// assert_eq!(p.matches("/file/abc").unwrap().params, vec![(0, "abc")]);
+    /// assert!(Pattern::new("/a)", Options::route()).is_err());
+    /// ```
+    pub fn new(path: &str, opts: Options) -> Result<Pattern, PatternError> {
+        let flags = Flags {
+            end: opts.end,
+            strict: opts.strict,
+        };
+        let insensitive = !opts.sensitive;
+        let mut keys = Vec::new();
+        let src = compile::compile_path(path, flags, &mut keys);
+        let source = compile::v8_source(&src.chars);
+        let raw: String = src.chars.iter().collect();
+        let ast = jsre::parse(&src.chars)
+            .map_err(|e| syntax_error(&e, &src, path.len(), &raw, insensitive))?;
+        let prefix = prefix::literal_prefix(&ast.alts, insensitive);
+        let engine = if path == "/" && !opts.end {
+            Engine::Slash
+        } else if path == "*" {
+            Engine::Star
+        } else if let Some(lit) = literal_engine(path, opts) {
+            Engine::Literal(lit)
+        } else {
+            regex_engine(ast, insensitive, (0, path.len()), &source)?
+        };
+        Ok(Pattern {
+            source,
+            keys: keys.into_iter().map(|k| k.key).collect(),
+            prefix,
+            opts,
+            engine,
+        })
+    }
+
+    /// Compile an array of string paths: each element is compiled with the
+    /// same options and a shared key list (unnamed groups are numbered from 0
+    /// in every element), and the sources are joined with `|`.
+    ///
+    /// # Errors
+    /// As [`Pattern::new`], for the first invalid element (offsets are into
+    /// that element, the message names its index), or when the joined regex
+    /// is invalid (a named group repeated across elements).
+    ///
+    /// ```
+    /// use webfw_pattern::{Key, Options, Pattern};
+    ///
+    /// let p = Pattern::many(&["/routing/arr/one", "/routing/arr/two/:x"], Options::route()).unwrap();
+    /// assert_eq!(p.keys(), &[Key::Name("x".into())]);
+    /// assert_eq!(p.matches("/routing/arr/two/7").unwrap().params, vec![(0, "7")]);
+    /// assert_eq!(p.matches("/routing/arr/one").unwrap().params, vec![]);
+    /// ```
+    pub fn many(paths: &[&str], opts: Options) -> Result<Pattern, PatternError> {
+        let flags = Flags {
+            end: opts.end,
+            strict: opts.strict,
+        };
+        let insensitive = !opts.sensitive;
+        let mut keys = Vec::new();
+        let mut joined = Source::default();
+        // element index of every joined char
+        let mut owner: Vec<usize> = Vec::new();
+        // what V8 shows in errors: the elements' escaped sources joined
+        let mut shown = String::new();
+        for (i, path) in paths.iter().enumerate() {
+            let src = compile::compile_path(path, flags, &mut keys);
+            let source = compile::v8_source(&src.chars);
+            if let Err(e) = jsre::parse(&src.chars) {
+                let raw: String = src.chars.iter().collect();
+                let mut err = syntax_error(&e, &src, path.len(), &raw, insensitive);
+                err.message = format!("path #{i}: {}", err.message);
+                return Err(err);
+            }
+            if i > 0 {
+                joined.chars.push('|');
+                joined.spans.push((0, 0));
+                owner.push(i);
+            }
+            owner.extend(std::iter::repeat_n(i, src.chars.len()));
+            if i > 0 {
+                shown.push('|');
+            }
+            shown.push_str(&source);
+            joined.chars.extend(src.chars);
+            joined.spans.extend(src.spans);
+        }
+        let source = compile::v8_source(&joined.chars);
+        let ast = jsre::parse(&joined.chars).map_err(|e| {
+            let i = owner.get(e.pos).copied().unwrap_or(0);
+            let total = paths.get(i).map_or(0, |p| p.len());
+            let mut err = syntax_error(&e, &joined, total, &shown, insensitive);
+            err.message = format!("path #{i}: {}", err.message);
+            err
+        })?;
+        let prefix = prefix::literal_prefix(&ast.alts, insensitive);
+        let whole = (0, paths.first().map_or(0, |p| p.len()));
+        let engine = regex_engine(ast, insensitive, whole, &source)?;
+        Ok(Pattern {
+            source,
+            keys: keys.into_iter().map(|k: KeyRec| k.key).collect(),
+            prefix,
+            opts,
+            engine,
+        })
+    }
+
+    /// A regex route (`app.get(/^\/a\/(\w+)$/, …)`), given as the JavaScript
+    /// regex source (`^\/a\/(\w+)$`; `/` may be escaped or not).
+    ///
+    /// As in Express the regex is used as is: no anchors are added, it is
+    /// searched anywhere in the path ([`Match::len`] is the length of the
+    /// matched text wherever it starts) and it is **case-sensitive** (a
+    /// JavaScript regex literal without the `i` flag); `opts.end` and
+    /// `opts.strict` are ignored and `opts.sensitive` only decides whether
+    /// [`Pattern::literal_prefix`] is lower-cased. Keys are its capture
+    /// groups: named groups `(?<n>…)` by name, the others numbered from 0.
+    ///
+    /// # Errors
+    /// When the source is not a valid JavaScript regex; offsets are into
+    /// `source`.
+    ///
+    /// ```
+    /// use webfw_pattern::{Key, Options, Pattern};
+    ///
+    /// let p = Pattern::regex(r"^\/routing\/named\/(?<year>\d{4})\/(?<month>\d{2})$", Options::route()).unwrap();
+    /// assert_eq!(p.keys(), &[Key::Name("year".into()), Key::Name("month".into())]);
+    /// let m = p.matches("/routing/named/2024/05").unwrap();
+    /// assert_eq!(m.params, vec![(0, "2024"), (1, "05")]);
+    /// assert!(p.matches("/ROUTING/named/2024/05").is_none());
+    /// ```
+    pub fn regex(source: &str, opts: Options) -> Result<Pattern, PatternError> {
+        let src = Source::verbatim(source);
+        let shown = compile::v8_source(&src.chars);
+        let keys = compile::regex_keys(&src.chars);
+        let ast =
+            jsre::parse(&src.chars).map_err(|e| syntax_error(&e, &src, source.len(), source, false))?;
+        let prefix = prefix::literal_prefix_folded(&ast.alts, false, !opts.sensitive);
+        let engine = regex_engine(ast, false, (0, source.len()), &shown)?;
+        Ok(Pattern {
+            source: shown,
+            keys,
+            prefix,
+            opts,
+            engine,
+        })
+    }
+
+    /// The parameter names, indexed by [`Match::params`]' first element.
+    ///
+    /// ```
+    /// use webfw_pattern::{Key, Options, Pattern};
+    /// let p = Pattern::new("/user/:id*", Options::route()).unwrap();
+    /// assert_eq!(p.keys(), &[Key::Name("id".into()), Key::Index(0)]);
+    /// ```
+    pub fn keys(&self) -> &[Key] {
+        &self.keys
+    }
+
+    /// The options this pattern was compiled with.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// let p = Pattern::new("/a", Options::middleware()).unwrap();
+    /// assert_eq!(p.options(), Options::middleware());
+    /// ```
+    pub fn options(&self) -> Options {
+        self.opts
+    }
+
+    /// The JavaScript regex source, as `RegExp.prototype.source` shows the
+    /// regex path-to-regexp 0.1.13 builds (or the regex route's source).
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// let p = Pattern::new("/foo", Options::middleware()).unwrap();
+    /// assert_eq!(p.source(), r"^\/foo\/?(?=\/|$)");
+    /// ```
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The longest literal text every match starts with, for prefiltering.
+    ///
+    /// When the pattern was compiled case-insensitively (`!opts.sensitive`)
+    /// it is ASCII-lower-cased and stops before the first non-ASCII
+    /// character: compare it with `eq_ignore_ascii_case` (or against the
+    /// lower-cased path). It is `""` when a match can start anywhere or with
+    /// anything (`*`, unanchored regex routes, the `"/"` middleware path).
+    /// Every path the pattern matches starts with it.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// assert_eq!(Pattern::new("/User/:id", Options::route()).unwrap().literal_prefix(), "/user/");
+    /// assert_eq!(Pattern::new("/ab?cd", Options::route()).unwrap().literal_prefix(), "/a");
+    /// assert_eq!(Pattern::new("*", Options::route()).unwrap().literal_prefix(), "");
+    /// ```
+    pub fn literal_prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// Whether this is Express' `"/"` middleware fast path (`end: false`):
+    /// every path matches, with no params and a match length of 0, so the
+    /// caller may skip [`Pattern::matches`].
+    ///
+    /// The other fast path, `"*"`, also matches every path but reports the
+    /// whole path as param `0` (with `len` = the path's length); it is handled
+    /// inside [`Pattern::matches`] and is not reported here.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// assert!(Pattern::new("/", Options::middleware()).unwrap().is_match_all());
+    /// assert!(!Pattern::new("/", Options::route()).unwrap().is_match_all());
+    /// assert!(!Pattern::new("*", Options::route()).unwrap().is_match_all());
+    /// ```
+    pub fn is_match_all(&self) -> bool {
+        matches!(self.engine, Engine::Slash)
+    }
+
+    /// Match `path` (a URL pathname, still percent-encoded), like Express'
+    /// `Layer.match` before it decodes the params.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// let p = Pattern::new("/foo", Options::middleware()).unwrap();
+    /// assert_eq!(p.matches("/foo/bar").unwrap().len, 4);
+    /// assert!(p.matches("/foobar").is_none());
+    /// let star = Pattern::new("*", Options::route()).unwrap();
+    /// assert_eq!(star.matches("/any/thing").unwrap().params, vec![(0, "/any/thing")]);
+    /// ```
+    pub fn matches<'p>(&self, path: &'p str) -> Option<Match<'p>> {
+        match &self.engine {
+            Engine::Slash => Some(Match {
+                len: 0,
+                params: Vec::new(),
+            }),
+            Engine::Star => Some(Match {
+                len: path.len(),
+                params: if self.keys.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![(0, path)]
+                },
+            }),
+            Engine::Literal(lit) => lit.matches(path).map(|len| Match {
+                len,
+                params: Vec::new(),
+            }),
+            Engine::Regex(c) => {
+                if !c.captures {
+                    let m = c.re.find(path)?;
+                    return Some(Match {
+                        len: m.len(),
+                        params: Vec::new(),
+                    });
+                }
+                let caps = c.re.captures(path)?;
+                let whole = caps.get(0).map(|m| (m.start(), m.end()))?;
+                Some(self.build(path, whole, &c.plan, |i| {
+                    caps.get(i).map(|m| (m.start(), m.end()))
+                }))
+            }
+            Engine::Fancy(c) => {
+                let caps = c.re.captures(path).ok()??;
+                let whole = caps.get(0).map(|m| (m.start(), m.end()))?;
+                Some(self.build(path, whole, &c.plan, |i| {
+                    caps.get(i).map(|m| (m.start(), m.end()))
+                }))
+            }
+        }
+    }
+
+    fn build<'p>(
+        &self,
+        path: &'p str,
+        whole: (usize, usize),
+        plan: &Plan,
+        get: impl Fn(usize) -> Option<(usize, usize)>,
+    ) -> Match<'p> {
+        let end = plan
+            .ends
+            .iter()
+            .find_map(|&g| get(g))
+            .map_or(whole.1, |s| s.1);
+        let mut params: Vec<(usize, &'p str)> = Vec::new();
+        for (j, g) in plan.js_groups.iter().enumerate() {
+            let Some(g) = g else { continue };
+            let Some((a, b)) = get(*g) else { continue };
+            if j >= self.keys.len() {
+                // Express would throw on a missing key; nothing to report
+                continue;
+            }
+            let reset = plan.fixups.iter().any(|f| {
+                f.members.contains(&j)
+                    && match get(f.hidden) {
+                        None => true,
+                        Some((ha, hb)) => {
+                            a < ha || b > hb || (f.unset_if_empty && ha == hb)
+                        }
+                    }
+            });
+            if reset {
+                continue;
+            }
+            let value = &path[a..b];
+            let key = &self.keys[j];
+            match params
+                .iter_mut()
+                .find(|(k, _)| self.keys[*k].same_property(key))
+            {
+                Some(slot) => slot.1 = value,
+                None => params.push((j, value)),
+            }
+        }
+        Match {
+            len: end.saturating_sub(whole.0),
+            params,
+        }
+    }
+}
+
+mod prefix {
+    //! The literal prefix of a parsed pattern.
+    use crate::jsre::{GroupKind, Node};
+
+    /// For a pattern compiled with the given case sensitivity.
+    pub(crate) fn literal_prefix(alts: &[Vec<Node>], insensitive: bool) -> String {
+        literal_prefix_folded(alts, insensitive, insensitive)
+    }
+
+    /// `insensitive`: how the regex matches; `fold`: lower-case the result
+    /// (and stop at non-ASCII).
+    pub(crate) fn literal_prefix_folded(alts: &[Vec<Node>], insensitive: bool, fold: bool) -> String {
+        let fold = fold || insensitive;
+        let mut result: Option<String> = None;
+        for alt in alts {
+            let mut s = String::new();
+            let anchored = matches!(alt.first(), Some(Node::Start));
+            if anchored {
+                walk(alt, fold, &mut s);
+            }
+            result = Some(match result {
+                None => s,
+                Some(r) => common_prefix(&r, &s),
+            });
+        }
+        result.unwrap_or_default()
+    }
+
+    fn common_prefix(a: &str, b: &str) -> String {
+        a.chars()
+            .zip(b.chars())
+            .take_while(|(x, y)| x == y)
+            .map(|(x, _)| x)
+            .collect()
+    }
+
+    fn literal(c: u32, fold: bool) -> Option<char> {
+        let ch = char::from_u32(c)?;
+        if fold {
+            ch.is_ascii().then(|| ch.to_ascii_lowercase())
+        } else {
+            Some(ch)
+        }
+    }
+
+    /// Append the literal prefix of `seq`; true if all of `seq` was literal.
+    fn walk(seq: &[Node], fold: bool, out: &mut String) -> bool {
+        for node in seq {
+            match node {
+                Node::Start | Node::End | Node::WordBoundary { .. } => {}
+                Node::Group {
+                    kind: GroupKind::Look { .. },
+                    ..
+                } => {}
+                Node::Char(c) => match literal(*c, fold) {
+                    Some(ch) => out.push(ch),
+                    None => return false,
+                },
+                Node::Set {
+                    set,
+                    negated: false,
+                } if set.as_single().is_some() => {
+                    match set.as_single().and_then(|c| literal(c, fold)) {
+                        Some(ch) => out.push(ch),
+                        None => return false,
+                    }
+                }
+                Node::Group { alts, .. } => {
+                    if alts.len() == 1 {
+                        if !walk(&alts[0], fold, out) {
+                            return false;
+                        }
+                    } else {
+                        let mut common: Option<String> = None;
+                        for alt in alts {
+                            let mut s = String::new();
+                            walk(alt, fold, &mut s);
+                            common = Some(match common {
+                                None => s,
+                                Some(c) => common_prefix(&c, &s),
+                            });
+                        }
+                        out.push_str(&common.unwrap_or_default());
+                        return false;
+                    }
+                }
+                Node::Repeat { node, min, .. } => {
+                    if *min >= 1 {
+                        walk(std::slice::from_ref(node), fold, out);
+                    }
+                    return false;
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+/// Error of [`decode_param`]: the raw value is not valid percent-encoded
+/// UTF-8. Express answers 400 with this message.
+///
+/// ```
+/// let e = webfw_pattern::decode_param("%E0%A4%A").unwrap_err();
+/// assert_eq!(e.to_string(), "Failed to decode param '%E0%A4%A'");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// The undecodable raw value.
+    pub raw: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Failed to decode param '{}'", self.raw)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// JavaScript's `decodeURIComponent`, as Express applies it to every
+/// captured param: `%XX` sequences must form valid UTF-8; `+` stays `+`;
+/// `%2F` becomes `/`; a string without `%` is returned borrowed.
+///
+/// # Errors
+/// A `%` not followed by two hex digits, or escapes that do not form valid
+/// UTF-8 (including overlong forms and surrogates).
+///
+/// ```
+/// use webfw_pattern::decode_param;
+/// assert_eq!(decode_param("a%20b").unwrap(), "a b");
+/// assert_eq!(decode_param("a+b").unwrap(), "a+b");
+/// assert_eq!(decode_param("%C3%A9%2F").unwrap(), "é/");
+/// assert!(decode_param("%E0%A4%A").is_err());
+/// ```
+pub fn decode_param(raw: &str) -> Result<Cow<'_, str>, DecodeError> {
+    if !raw.contains('%') {
+        return Ok(Cow::Borrowed(raw));
+    }
+    let fail = || DecodeError {
+        raw: raw.to_string(),
+    };
+    let b = raw.as_bytes();
+    let hex = |i: usize| -> Option<u8> {
+        let h = |c: u8| (c as char).to_digit(16);
+        Some((h(*b.get(i + 1)?)? * 16 + h(*b.get(i + 2)?)?) as u8)
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let first = hex(i).ok_or_else(fail)?;
+        i += 3;
+        let n = match first {
+            0x00..=0x7F => {
+                out.push(first);
+                continue;
+            }
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => return Err(fail()),
+        };
+        let mut seq = [first, 0, 0, 0];
+        for slot in seq.iter_mut().take(n).skip(1) {
+            if b.get(i) != Some(&b'%') {
+                return Err(fail());
+            }
+            let c = hex(i).ok_or_else(fail)?;
+            if c & 0xC0 != 0x80 {
+                return Err(fail());
+            }
+            *slot = c;
+            i += 3;
+        }
+        std::str::from_utf8(&seq[..n]).map_err(|_| fail())?;
+        out.extend_from_slice(&seq[..n]);
+    }
+    String::from_utf8(out).map(Cow::Owned).map_err(|_| fail())
+}

@@ -1,0 +1,556 @@
+//! Handlers and flow control.
+//!
+//! Express passes `next` into every middleware; webfw makes flow control the
+//! return value instead (design decision 3): a handler returns [`Result`], where
+//! `Ok(Flow::Next)` is `next()`, `Ok(Flow::Route)` is `next('route')`,
+//! `Ok(Flow::Router)` is `next('router')`, `Ok(Flow::Done)` means the response is
+//! handled, and `Err(e)` is `next(err)`.
+//!
+//! A handler is a plain function, sync or async:
+//!
+//! ```
+//! use webfw::prelude::*;
+//!
+//! fn hello(_req: &mut Request, res: &mut Response) -> Result {
+//!     res.send("hello")
+//! }
+//!
+//! async fn later(_req: &mut Request, res: &mut Response) -> Result {
+//!     res.send("later")
+//! }
+//!
+//! let mut app = webfw::app();
+//! app.get("/", hello);
+//! app.get("/later", later);
+//! ```
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use crate::error::Error;
+use crate::request::Request;
+use crate::response::Response;
+
+/// What a handler tells the router to do next.
+///
+/// ```
+/// use webfw::Flow;
+/// assert_eq!(webfw::next().unwrap(), Flow::Next);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// `next()`: continue with the next matching handler.
+    Next,
+    /// `next('route')`: skip the rest of the current route's handlers.
+    Route,
+    /// `next('router')`: leave the current router.
+    Router,
+    /// The response has been handled; stop here.
+    Done,
+}
+
+/// The result of a handler: a [`Flow`] or an [`Error`] (Express: `next(err)`).
+pub type Result<T = Flow, E = Error> = std::result::Result<T, E>;
+
+/// `next()`: pass control to the next matching handler.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn pass(_req: &mut Request, _res: &mut Response) -> Result { next() }
+/// ```
+pub fn next() -> Result {
+    Ok(Flow::Next)
+}
+
+/// `next('route')`: skip the remaining handlers of this route.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn skip(_req: &mut Request, _res: &mut Response) -> Result { next_route() }
+/// ```
+pub fn next_route() -> Result {
+    Ok(Flow::Route)
+}
+
+/// `next('router')`: leave the current router.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn leave(_req: &mut Request, _res: &mut Response) -> Result { next_router() }
+/// ```
+pub fn next_router() -> Result {
+    Ok(Flow::Router)
+}
+
+/// A boxed, sendable future.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The future a handler call returns: already finished for synchronous handlers
+/// (no allocation), boxed for async ones.
+pub enum HandlerFuture<'a> {
+    /// A synchronous handler's result.
+    Ready(Option<Result>),
+    /// An async handler's future.
+    Boxed(BoxFuture<'a, Result>),
+}
+
+impl Future for HandlerFuture<'_> {
+    type Output = Result;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result> {
+        match self.get_mut() {
+            HandlerFuture::Ready(r) => Poll::Ready(r.take().unwrap_or_else(|| {
+                Err(Error::new("handler future polled after completion"))
+            })),
+            HandlerFuture::Boxed(f) => f.as_mut().poll(cx),
+        }
+    }
+}
+
+/// A request handler or middleware: `(req, res, next)` in Express.
+///
+/// Implemented for `fn(&mut Request, &mut Response) -> Result` and for
+/// `async fn(&mut Request, &mut Response) -> Result` through [`IntoMiddleware`];
+/// implement it directly for handler types with state.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{Handler, HandlerFuture};
+///
+/// struct Greeter(&'static str);
+/// impl Handler for Greeter {
+///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.send(self.0)))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.get("/", Greeter("hi"));
+/// ```
+pub trait Handler: Send + Sync + 'static {
+    /// Handles the request.
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a>;
+}
+
+/// Error-handling middleware: `(err, req, res, next)` in Express. Return
+/// `Err(err)` to pass the error on, `next()` to recover and continue.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn oops(err: Error, _req: &mut Request, res: &mut Response) -> Result {
+///     res.status(err.status()).send(err.to_string())
+/// }
+/// let mut app = webfw::app();
+/// app.use_(oops);
+/// ```
+pub trait ErrorHandler: Send + Sync + 'static {
+    /// Handles the error.
+    fn call<'a>(&'a self, err: Error, req: &'a mut Request, res: &'a mut Response)
+    -> HandlerFuture<'a>;
+}
+
+/// A parameter callback: `app.param(name, (req, res, next, value) => …)`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn load(req: &mut Request, _res: &mut Response, id: &str) -> Result {
+///     req.set_local("user", serde_json::json!(id));
+///     next()
+/// }
+/// let mut app = webfw::app();
+/// app.param("id", load);
+/// ```
+pub trait ParamHandler: Send + Sync + 'static {
+    /// Called with the parameter's (decoded) value.
+    fn call<'a>(
+        &'a self,
+        req: &'a mut Request,
+        res: &'a mut Response,
+        value: &'a str,
+    ) -> HandlerFuture<'a>;
+}
+
+/// One entry of a `use` or route stack.
+pub enum Middleware {
+    /// A normal handler.
+    Handler(Arc<dyn Handler>),
+    /// An error handler.
+    Error(Arc<dyn ErrorHandler>),
+    /// A mounted router.
+    Router(Box<crate::router::Router>),
+    /// A mounted sub-application.
+    App(Box<crate::app::App>),
+    /// A sub-application after the app tree was frozen for serving.
+    #[doc(hidden)]
+    Mounted(crate::app::AppRef),
+}
+
+impl std::fmt::Debug for Middleware {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Middleware::Handler(_) => "Middleware::Handler",
+            Middleware::Error(_) => "Middleware::Error",
+            Middleware::Router(_) => "Middleware::Router",
+            Middleware::App(_) => "Middleware::App",
+            Middleware::Mounted(_) => "Middleware::Mounted",
+        })
+    }
+}
+
+/// Converts functions, routers and apps into [`Middleware`]. The type parameter
+/// only tells the implementations apart (sync fn, async fn, error fn, …); it is
+/// always inferred.
+pub trait IntoMiddleware<M>: Sized {
+    /// Performs the conversion.
+    fn into_middleware(self) -> Middleware;
+}
+
+/// Several middleware at once: `app.get(path, (a, b, c))` is Express's
+/// `app.get(path, a, b, c)`.
+pub trait IntoMiddlewares<M>: Sized {
+    /// Appends the middleware to `out` in order.
+    fn into_middlewares(self, out: &mut Vec<Middleware>);
+}
+
+#[doc(hidden)]
+pub mod markers {
+    //! Types that only disambiguate [`super::IntoMiddleware`] implementations.
+    /// A `Handler` value.
+    pub struct HandlerValue;
+    /// An `ErrorHandler` value.
+    pub struct ErrorHandlerValue;
+    /// A synchronous function.
+    pub struct SyncFn;
+    /// An async function.
+    pub struct AsyncFn;
+    /// A synchronous error function.
+    pub struct SyncErrorFn;
+    /// An async error function.
+    pub struct AsyncErrorFn;
+    /// A router.
+    pub struct RouterValue;
+    /// An application.
+    pub struct AppValue;
+    /// Already a middleware.
+    pub struct MiddlewareValue;
+    /// A single item (for `IntoMiddlewares`).
+    pub struct One<M>(M);
+    /// A vector of middleware.
+    pub struct Many;
+}
+use markers::*;
+
+impl IntoMiddleware<MiddlewareValue> for Middleware {
+    fn into_middleware(self) -> Middleware {
+        self
+    }
+}
+
+/// Wraps a synchronous handler function.
+struct SyncHandler<F>(F);
+
+impl<F> Handler for SyncHandler<F>
+where
+    F: Fn(&mut Request, &mut Response) -> Result + Send + Sync + 'static,
+{
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        HandlerFuture::Ready(Some((self.0)(req, res)))
+    }
+}
+
+impl<F> IntoMiddleware<SyncFn> for F
+where
+    F: Fn(&mut Request, &mut Response) -> Result + Send + Sync + 'static,
+{
+    fn into_middleware(self) -> Middleware {
+        Middleware::Handler(Arc::new(SyncHandler(self)))
+    }
+}
+
+/// An async function usable as a handler: `async fn(&mut Request, &mut Response) -> Result`.
+///
+/// This helper trait names the future type with the argument lifetime, which a
+/// plain `Fn` bound cannot do.
+pub trait AsyncHandlerFn<'a>: Send + Sync + 'static {
+    /// The future the function returns.
+    type Fut: Future<Output = Result> + Send + 'a;
+    /// Calls the function.
+    fn call_async(&self, req: &'a mut Request, res: &'a mut Response) -> Self::Fut;
+}
+
+impl<'a, F, Fut> AsyncHandlerFn<'a> for F
+where
+    F: Fn(&'a mut Request, &'a mut Response) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result> + Send + 'a,
+{
+    type Fut = Fut;
+    fn call_async(&self, req: &'a mut Request, res: &'a mut Response) -> Fut {
+        self(req, res)
+    }
+}
+
+struct AsyncHandler<F>(F);
+
+impl<F> Handler for AsyncHandler<F>
+where
+    F: for<'a> AsyncHandlerFn<'a>,
+{
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        HandlerFuture::Boxed(Box::pin(self.0.call_async(req, res)))
+    }
+}
+
+impl<F> IntoMiddleware<AsyncFn> for F
+where
+    F: for<'a> AsyncHandlerFn<'a>,
+{
+    fn into_middleware(self) -> Middleware {
+        Middleware::Handler(Arc::new(AsyncHandler(self)))
+    }
+}
+
+struct SyncErrorHandler<F>(F);
+
+impl<F> ErrorHandler for SyncErrorHandler<F>
+where
+    F: Fn(Error, &mut Request, &mut Response) -> Result + Send + Sync + 'static,
+{
+    fn call<'a>(
+        &'a self,
+        err: Error,
+        req: &'a mut Request,
+        res: &'a mut Response,
+    ) -> HandlerFuture<'a> {
+        HandlerFuture::Ready(Some((self.0)(err, req, res)))
+    }
+}
+
+impl<F> IntoMiddleware<SyncErrorFn> for F
+where
+    F: Fn(Error, &mut Request, &mut Response) -> Result + Send + Sync + 'static,
+{
+    fn into_middleware(self) -> Middleware {
+        Middleware::Error(Arc::new(SyncErrorHandler(self)))
+    }
+}
+
+/// An async error-handling function: `async fn(Error, &mut Request, &mut Response) -> Result`.
+pub trait AsyncErrorHandlerFn<'a>: Send + Sync + 'static {
+    /// The future the function returns.
+    type Fut: Future<Output = Result> + Send + 'a;
+    /// Calls the function.
+    fn call_async(&self, err: Error, req: &'a mut Request, res: &'a mut Response) -> Self::Fut;
+}
+
+impl<'a, F, Fut> AsyncErrorHandlerFn<'a> for F
+where
+    F: Fn(Error, &'a mut Request, &'a mut Response) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result> + Send + 'a,
+{
+    type Fut = Fut;
+    fn call_async(&self, err: Error, req: &'a mut Request, res: &'a mut Response) -> Fut {
+        self(err, req, res)
+    }
+}
+
+struct AsyncErrorHandler<F>(F);
+
+impl<F> ErrorHandler for AsyncErrorHandler<F>
+where
+    F: for<'a> AsyncErrorHandlerFn<'a>,
+{
+    fn call<'a>(
+        &'a self,
+        err: Error,
+        req: &'a mut Request,
+        res: &'a mut Response,
+    ) -> HandlerFuture<'a> {
+        HandlerFuture::Boxed(Box::pin(self.0.call_async(err, req, res)))
+    }
+}
+
+impl<F> IntoMiddleware<AsyncErrorFn> for F
+where
+    F: for<'a> AsyncErrorHandlerFn<'a>,
+{
+    fn into_middleware(self) -> Middleware {
+        Middleware::Error(Arc::new(AsyncErrorHandler(self)))
+    }
+}
+
+/// Wraps a [`Handler`] value (a struct implementing the trait).
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{handler, Handler, HandlerFuture};
+/// struct Ok200;
+/// impl Handler for Ok200 {
+///     fn call<'a>(&'a self, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.send_status(200)))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.use_(handler(Ok200));
+/// ```
+pub fn handler(h: impl Handler) -> Middleware {
+    Middleware::Handler(Arc::new(h))
+}
+
+/// Wraps an [`ErrorHandler`] value.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{error_handler_value, ErrorHandler, HandlerFuture};
+/// struct Plain;
+/// impl ErrorHandler for Plain {
+///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.status(e.status()).send(e.to_string())))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.use_(error_handler_value(Plain));
+/// ```
+pub fn error_handler_value(h: impl ErrorHandler) -> Middleware {
+    Middleware::Error(Arc::new(h))
+}
+
+impl<H: Handler> IntoMiddleware<HandlerValue> for H {
+    fn into_middleware(self) -> Middleware {
+        Middleware::Handler(Arc::new(self))
+    }
+}
+
+impl IntoMiddleware<RouterValue> for crate::router::Router {
+    fn into_middleware(self) -> Middleware {
+        Middleware::Router(Box::new(self))
+    }
+}
+
+impl IntoMiddleware<AppValue> for crate::app::App {
+    fn into_middleware(self) -> Middleware {
+        Middleware::App(Box::new(self))
+    }
+}
+
+impl<M, T: IntoMiddleware<M>> IntoMiddlewares<One<M>> for T {
+    fn into_middlewares(self, out: &mut Vec<Middleware>) {
+        out.push(self.into_middleware());
+    }
+}
+
+impl IntoMiddlewares<Many> for Vec<Middleware> {
+    fn into_middlewares(self, out: &mut Vec<Middleware>) {
+        out.extend(self);
+    }
+}
+
+macro_rules! tuple_middlewares {
+    ($(($($t:ident $m:ident),+))+) => {$(
+        impl<$($t, $m),+> IntoMiddlewares<($($m,)+)> for ($($t,)+)
+        where $($t: IntoMiddlewares<$m>),+
+        {
+            #[allow(non_snake_case)]
+            fn into_middlewares(self, out: &mut Vec<Middleware>) {
+                let ($($t,)+) = self;
+                $($t.into_middlewares(out);)+
+            }
+        }
+    )+};
+}
+
+tuple_middlewares! {
+    (A MA)
+    (A MA, B MB)
+    (A MA, B MB, C MC)
+    (A MA, B MB, C MC, D MD)
+    (A MA, B MB, C MC, D MD, E ME)
+    (A MA, B MB, C MC, D MD, E ME, F MF)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML)
+}
+
+/// Converts functions into a [`ParamHandler`].
+pub trait IntoParamHandler<M>: Sized {
+    /// Performs the conversion.
+    fn into_param_handler(self) -> Arc<dyn ParamHandler>;
+}
+
+struct SyncParam<F>(F);
+
+impl<F> ParamHandler for SyncParam<F>
+where
+    F: Fn(&mut Request, &mut Response, &str) -> Result + Send + Sync + 'static,
+{
+    fn call<'a>(
+        &'a self,
+        req: &'a mut Request,
+        res: &'a mut Response,
+        value: &'a str,
+    ) -> HandlerFuture<'a> {
+        HandlerFuture::Ready(Some((self.0)(req, res, value)))
+    }
+}
+
+impl<F> IntoParamHandler<SyncFn> for F
+where
+    F: Fn(&mut Request, &mut Response, &str) -> Result + Send + Sync + 'static,
+{
+    fn into_param_handler(self) -> Arc<dyn ParamHandler> {
+        Arc::new(SyncParam(self))
+    }
+}
+
+/// An async parameter callback: `async fn(&mut Request, &mut Response, &str) -> Result`.
+pub trait AsyncParamFn<'a>: Send + Sync + 'static {
+    /// The future the function returns.
+    type Fut: Future<Output = Result> + Send + 'a;
+    /// Calls the function.
+    fn call_async(&self, req: &'a mut Request, res: &'a mut Response, value: &'a str)
+    -> Self::Fut;
+}
+
+impl<'a, F, Fut> AsyncParamFn<'a> for F
+where
+    F: Fn(&'a mut Request, &'a mut Response, &'a str) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result> + Send + 'a,
+{
+    type Fut = Fut;
+    fn call_async(&self, req: &'a mut Request, res: &'a mut Response, value: &'a str) -> Fut {
+        self(req, res, value)
+    }
+}
+
+struct AsyncParam<F>(F);
+
+impl<F> ParamHandler for AsyncParam<F>
+where
+    F: for<'a> AsyncParamFn<'a>,
+{
+    fn call<'a>(
+        &'a self,
+        req: &'a mut Request,
+        res: &'a mut Response,
+        value: &'a str,
+    ) -> HandlerFuture<'a> {
+        HandlerFuture::Boxed(Box::pin(self.0.call_async(req, res, value)))
+    }
+}
+
+impl<F> IntoParamHandler<AsyncFn> for F
+where
+    F: for<'a> AsyncParamFn<'a>,
+{
+    fn into_param_handler(self) -> Arc<dyn ParamHandler> {
+        Arc::new(AsyncParam(self))
+    }
+}
+
+impl<P: ParamHandler> IntoParamHandler<HandlerValue> for P {
+    fn into_param_handler(self) -> Arc<dyn ParamHandler> {
+        Arc::new(self)
+    }
+}

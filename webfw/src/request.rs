@@ -1,0 +1,690 @@
+//! The request object (`req`).
+//!
+//! The URL is kept as the raw request target plus an offset, so mounting a
+//! router (which strips the mount path from `req.url`) costs no allocation in
+//! the common case.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, OnceLock};
+
+use http::{HeaderMap, HeaderValue, Method, Uri, Version};
+use serde_json::{Map, Value};
+
+use crate::app::AppRef;
+use crate::router::Params;
+use crate::router::RouteInfo;
+
+/// The request body as it arrived, before any body parser.
+pub enum RawBody {
+    /// The body is still on the connection.
+    Incoming(hyper::body::Incoming),
+    /// No body, or it was already taken.
+    Empty,
+}
+
+/// An incoming request: Express's `req`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn show(req: &mut Request, res: &mut Response) -> Result {
+///     let id = req.param("id").unwrap_or("none").to_owned();
+///     res.send(format!("{} {} id={id}", req.method(), req.path()))
+/// }
+/// let mut app = webfw::app();
+/// app.get("/users/:id", show);
+/// ```
+pub struct Request {
+    method: Method,
+    uri: Uri,
+    version: Version,
+    headers: HeaderMap,
+    body: RawBody,
+    /// The request target as received (`req.originalUrl`), when it cannot be
+    /// borrowed from `uri` (absolute-form targets).
+    absolute_target: Option<String>,
+    url: UrlState,
+    pub(crate) base_url: String,
+    pub(crate) params: Params,
+    query: OnceLock<Value>,
+    remote: SocketAddr,
+    secure: bool,
+    pub(crate) app: AppRef,
+    /// The outermost app: its `query parser` is the one that applies.
+    pub(crate) top: AppRef,
+    pub(crate) route: Option<Arc<RouteInfo>>,
+    locals: Map<String, Value>,
+    extensions: http::Extensions,
+}
+
+/// `req.url` as an offset into the original target, or an owned string once it
+/// was rewritten.
+#[derive(Clone)]
+pub(crate) struct UrlState {
+    owned: Option<String>,
+    start: usize,
+    /// Bumped on every `set_url`, so the router can tell whether a handler
+    /// rewrote the URL while a mount path was stripped.
+    pub(crate) version: u32,
+}
+
+impl Request {
+    pub(crate) fn new(
+        parts: http::request::Parts,
+        body: RawBody,
+        remote: SocketAddr,
+        secure: bool,
+        app: AppRef,
+    ) -> Request {
+        let absolute_target = if parts.uri.scheme().is_some() {
+            Some(parts.uri.to_string())
+        } else {
+            None
+        };
+        Request {
+            method: parts.method,
+            uri: parts.uri,
+            version: parts.version,
+            headers: parts.headers,
+            body,
+            absolute_target,
+            url: UrlState {
+                owned: None,
+                start: 0,
+                version: 0,
+            },
+            base_url: String::new(),
+            params: Params::default(),
+            query: OnceLock::new(),
+            remote,
+            secure,
+            top: app.clone(),
+            app,
+            route: None,
+            locals: Map::new(),
+            extensions: http::Extensions::new(),
+        }
+    }
+
+    /// A request for unit tests of handlers, with no connection behind it.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/a/b?x=1");
+    /// assert_eq!(req.path(), "/a/b");
+    /// assert_eq!(req.query()["x"], "1");
+    /// ```
+    pub fn for_test(method: Method, target: &str) -> Request {
+        let uri: Uri = target.parse().unwrap_or_else(|_| Uri::from_static("/"));
+        let (mut parts, ()) = http::Request::new(()).into_parts();
+        parts.method = method;
+        parts.uri = uri;
+        let app = crate::app::App::new().freeze_root();
+        Request::new(
+            parts,
+            RawBody::Empty,
+            SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0),
+            false,
+            app,
+        )
+    }
+
+    /// The HTTP method (`req.method`).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::POST, "/");
+    /// assert_eq!(req.method(), "POST");
+    /// ```
+    pub fn method(&self) -> &Method {
+        &self.method
+    }
+
+    /// The HTTP version of the request.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.version(), http::Version::HTTP_11);
+    /// ```
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// `req.httpVersion`: `"1.1"`, `"1.0"` or `"2.0"`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.http_version(), "1.1");
+    /// ```
+    pub fn http_version(&self) -> &'static str {
+        match self.version {
+            Version::HTTP_09 => "0.9",
+            Version::HTTP_10 => "1.0",
+            Version::HTTP_2 => "2.0",
+            Version::HTTP_3 => "3.0",
+            _ => "1.1",
+        }
+    }
+
+    /// All request headers.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(req.headers().is_empty());
+    /// ```
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// Mutable access to the request headers.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.headers_mut().insert("x-a", "1".parse().unwrap());
+    /// assert_eq!(req.get("X-A"), Some("1"));
+    /// ```
+    pub fn headers_mut(&mut self) -> &mut HeaderMap {
+        &mut self.headers
+    }
+
+    /// `req.get(name)` / `req.header(name)`: a header value, case-insensitively;
+    /// `Referer` and `Referrer` are interchangeable. Values that are not visible
+    /// ASCII are returned only if they are valid UTF-8.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.headers_mut().insert("referer", "http://x/".parse().unwrap());
+    /// assert_eq!(req.get("Referrer"), Some("http://x/"));
+    /// ```
+    pub fn get(&self, name: &str) -> Option<&str> {
+        let value = if name.eq_ignore_ascii_case("referer") || name.eq_ignore_ascii_case("referrer")
+        {
+            self.headers
+                .get("referrer")
+                .or_else(|| self.headers.get("referer"))
+        } else {
+            self.headers.get(name)
+        };
+        value.and_then(header_str)
+    }
+
+    /// Alias of [`Request::get`].
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.header("host"), None);
+    /// ```
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.get(name)
+    }
+
+    /// The original target as received (`req.originalUrl`).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/a?b=1");
+    /// assert_eq!(req.original_url(), "/a?b=1");
+    /// ```
+    pub fn original_url(&self) -> &str {
+        if let Some(abs) = &self.absolute_target {
+            return abs;
+        }
+        match self.uri.path_and_query() {
+            Some(pq) => pq.as_str(),
+            None => self.uri.path(),
+        }
+    }
+
+    /// `req.url`: the target with the mount path of the current router stripped.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/a?b=1");
+    /// assert_eq!(req.url(), "/a?b=1");
+    /// ```
+    pub fn url(&self) -> &str {
+        match &self.url.owned {
+            Some(s) => s,
+            None => &self.original_url()[self.url.start..],
+        }
+    }
+
+    /// Rewrites `req.url` (later routing uses the new value, as in Express).
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/old");
+    /// req.set_url("/new");
+    /// assert_eq!(req.path(), "/new");
+    /// assert_eq!(req.original_url(), "/old");
+    /// ```
+    pub fn set_url(&mut self, url: impl Into<String>) {
+        self.url.owned = Some(url.into());
+        self.url.version = self.url.version.wrapping_add(1);
+    }
+
+    pub(crate) fn url_state(&self) -> UrlState {
+        self.url.clone()
+    }
+
+    pub(crate) fn restore_url_state(&mut self, state: UrlState) {
+        self.url = state;
+    }
+
+    pub(crate) fn url_version(&self) -> u32 {
+        self.url.version
+    }
+
+    /// Strips `removed_len` bytes after the scheme and host from `req.url` (a mount
+    /// path) and returns whether a `/` had to be prepended.
+    pub(crate) fn strip_url(&mut self, removed_len: usize) -> bool {
+        let cur = self.url();
+        let protohost = protohost_len(cur);
+        let rest_start = (protohost + removed_len).min(cur.len());
+        let rest = &cur[rest_start..];
+        let slash_added = protohost == 0 && !rest.starts_with('/');
+        if self.url.owned.is_none() && !slash_added {
+            self.url.start += rest_start;
+            return false;
+        }
+        let mut s = String::with_capacity(cur.len() + 1);
+        s.push_str(&cur[..protohost]);
+        if slash_added {
+            s.push('/');
+        }
+        s.push_str(rest);
+        self.url.owned = Some(s);
+        slash_added
+    }
+
+    /// Undoes [`Request::strip_url`] after a handler rewrote the URL (Express's
+    /// restore: re-insert the removed prefix into whatever `req.url` is now).
+    pub(crate) fn unstrip_rewritten(&mut self, removed: &str, slash_added: bool) {
+        let cur = self.url().to_owned();
+        let cur = if slash_added && cur.starts_with('/') {
+            &cur[1..]
+        } else {
+            &cur[..]
+        };
+        let protohost = protohost_len(cur);
+        let mut s = String::with_capacity(cur.len() + removed.len());
+        s.push_str(&cur[..protohost]);
+        s.push_str(removed);
+        s.push_str(&cur[protohost..]);
+        let version = self.url.version;
+        self.url = UrlState {
+            owned: Some(s),
+            start: 0,
+            version,
+        };
+    }
+
+    /// `req.path`: the pathname of `req.url`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/a/b?c");
+    /// assert_eq!(req.path(), "/a/b");
+    /// ```
+    pub fn path(&self) -> &str {
+        pathname(self.url())
+    }
+
+    /// `req.baseUrl`: the path the current router was mounted on (the matched
+    /// text, not the pattern).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.base_url(), "");
+    /// ```
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// `req.params`: route parameters, percent-decoded.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(req.params().is_empty());
+    /// ```
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Mutable parameters (changes last until the next layer matches, as in Express).
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.params_mut().set("id", "7");
+    /// assert_eq!(req.param("id"), Some("7"));
+    /// ```
+    pub fn params_mut(&mut self) -> &mut Params {
+        &mut self.params
+    }
+
+    /// One route parameter by name (`req.params[name]`); numbered captures use
+    /// `"0"`, `"1"`, ….
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.params_mut().set("0", "rest");
+    /// assert_eq!(req.param("0"), Some("rest"));
+    /// ```
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params.get(name)
+    }
+
+    /// `req.query`, parsed on first use by the outermost app's `query parser`
+    /// (`extended` by default; `{}` when disabled).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/?a[b]=1&a[c]=2");
+    /// assert_eq!(req.query()["a"]["c"], "2");
+    /// ```
+    pub fn query(&self) -> &Value {
+        self.query.get_or_init(|| {
+            let url = self.url();
+            let raw = url.split_once('?').map(|(_, q)| q);
+            self.top.settings().query_parser.parse(raw)
+        })
+    }
+
+    /// Replaces `req.query`.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/?a=1");
+    /// req.set_query(serde_json::json!({"b": "2"}));
+    /// assert_eq!(req.query()["b"], "2");
+    /// ```
+    pub fn set_query(&mut self, value: Value) {
+        self.query = OnceLock::from(value);
+    }
+
+    /// The request body as it arrived. Body parsers take it; it is `Empty`
+    /// afterwards.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::POST, "/");
+    /// assert!(matches!(req.take_body(), webfw::RawBody::Empty));
+    /// ```
+    pub fn take_body(&mut self) -> RawBody {
+        std::mem::replace(&mut self.body, RawBody::Empty)
+    }
+
+    /// `req.app`: the application whose handler is running (a sub-app inside it).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.app().setting_str("env").is_some(), true);
+    /// ```
+    pub fn app(&self) -> &AppRef {
+        &self.app
+    }
+
+    /// `req.route`: the route being dispatched, if any.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(req.route().is_none());
+    /// ```
+    pub fn route(&self) -> Option<&RouteInfo> {
+        self.route.as_deref()
+    }
+
+    /// The address of the connection's peer.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.remote_addr().ip().to_string(), "127.0.0.1");
+    /// ```
+    pub fn remote_addr(&self) -> SocketAddr {
+        self.remote
+    }
+
+    /// `req.ip`: the client address, honouring `trust proxy`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.ip(), "127.0.0.1");
+    /// ```
+    pub fn ip(&self) -> String {
+        self.proxy_chain().0
+    }
+
+    /// `req.ips`: the `X-Forwarded-For` chain that `trust proxy` accepts, client first.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(req.ips().is_empty());
+    /// ```
+    pub fn ips(&self) -> Vec<String> {
+        self.proxy_chain().1
+    }
+
+    fn proxy_chain(&self) -> (String, Vec<String>) {
+        let trust = &self.app.settings().trust_proxy;
+        let xff = self.headers.get("x-forwarded-for").and_then(header_str);
+        crate::http::proxy_addr::proxy_chain(trust, canonical_ip(self.remote.ip()), xff)
+    }
+
+    fn trusts_peer(&self) -> bool {
+        self.app
+            .settings()
+            .trust_proxy
+            .trusts(canonical_ip(self.remote.ip()), 0)
+    }
+
+    /// `req.protocol`: `https` for TLS, else `http`; behind a trusted proxy the
+    /// first `X-Forwarded-Proto` value (case kept).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.protocol(), "http");
+    /// ```
+    pub fn protocol(&self) -> &str {
+        let own = if self.secure { "https" } else { "http" };
+        if !self.trusts_peer() {
+            return own;
+        }
+        match self.headers.get("x-forwarded-proto").and_then(header_str) {
+            Some(v) => {
+                let first = v.split(',').next().unwrap_or("").trim();
+                first
+            }
+            None => own,
+        }
+    }
+
+    /// `req.secure`: `req.protocol == "https"`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(!req.secure());
+    /// ```
+    pub fn secure(&self) -> bool {
+        self.protocol() == "https"
+    }
+
+    /// `req.hostname`: the Host header (or `X-Forwarded-Host` behind a trusted
+    /// proxy) without the port.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.headers_mut().insert("host", "example.com:3000".parse().unwrap());
+    /// assert_eq!(req.hostname(), Some("example.com"));
+    /// ```
+    pub fn hostname(&self) -> Option<&str> {
+        let mut host = None;
+        if self.trusts_peer() {
+            host = self
+                .headers
+                .get("x-forwarded-host")
+                .and_then(header_str)
+                .map(|h| match h.find(',') {
+                    Some(i) => h[..i].trim_end(),
+                    None => h,
+                });
+        }
+        let host = match host {
+            Some(h) => h,
+            None => match self.headers.get(http::header::HOST).and_then(header_str) {
+                Some(h) => h,
+                None => self.uri.host()?,
+            },
+        };
+        if host.is_empty() {
+            return None;
+        }
+        let search_from = if host.starts_with('[') {
+            host.find(']').map_or(0, |i| i + 1)
+        } else {
+            0
+        };
+        Some(match host[search_from..].find(':') {
+            Some(i) => &host[..search_from + i],
+            None => host,
+        })
+    }
+
+    /// `req.subdomains`: host labels right to left, minus `subdomain offset` of them.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.headers_mut().insert("host", "tobi.ferrets.example.com".parse().unwrap());
+    /// assert_eq!(req.subdomains(), vec!["ferrets", "tobi"]);
+    /// ```
+    pub fn subdomains(&self) -> Vec<String> {
+        let Some(host) = self.hostname() else {
+            return Vec::new();
+        };
+        let offset = self.app.settings().subdomain_offset;
+        let labels: Vec<String> = if host.parse::<IpAddr>().is_ok() {
+            vec![host.to_owned()]
+        } else {
+            host.split('.').rev().map(str::to_owned).collect()
+        };
+        labels.into_iter().skip(offset).collect()
+    }
+
+    /// `req.xhr`: `X-Requested-With` is `XMLHttpRequest` (any case).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(!req.xhr());
+    /// ```
+    pub fn xhr(&self) -> bool {
+        self.headers
+            .get("x-requested-with")
+            .and_then(header_str)
+            .is_some_and(|v| v.eq_ignore_ascii_case("xmlhttprequest"))
+    }
+
+    /// `req.fresh`: whether the client's cached copy matches the response being
+    /// prepared (its `ETag` / `Last-Modified`). Only GET and HEAD with a 2xx or
+    /// 304 status can be fresh.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let res = webfw::Response::for_test(&req);
+    /// assert!(!req.fresh(&res));
+    /// ```
+    pub fn fresh(&self, res: &crate::response::Response) -> bool {
+        res.is_fresh_for(&self.method, &self.headers)
+    }
+
+    /// `req.stale`: `!req.fresh`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let res = webfw::Response::for_test(&req);
+    /// assert!(req.stale(&res));
+    /// ```
+    pub fn stale(&self, res: &crate::response::Response) -> bool {
+        !self.fresh(res)
+    }
+
+    /// Per-request values shared between middleware, as JSON (Express code sets
+    /// arbitrary properties on `req`; this is where they go).
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.set_local("user", serde_json::json!("tobi"));
+    /// assert_eq!(req.local("user"), Some(&serde_json::json!("tobi")));
+    /// ```
+    pub fn local(&self, key: &str) -> Option<&Value> {
+        self.locals.get(key)
+    }
+
+    /// Sets a per-request value (see [`Request::local`]).
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.set_local("n", serde_json::json!(1));
+    /// ```
+    pub fn set_local(&mut self, key: impl Into<String>, value: Value) {
+        self.locals.insert(key.into(), value);
+    }
+
+    /// All per-request JSON values, mutable.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.locals_mut().insert("a".into(), serde_json::json!([]));
+    /// assert!(req.local("a").is_some());
+    /// ```
+    pub fn locals_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.locals
+    }
+
+    /// Typed per-request values.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.extensions_mut().insert(42u32);
+    /// assert_eq!(req.extensions().get::<u32>(), Some(&42));
+    /// ```
+    pub fn extensions(&self) -> &http::Extensions {
+        &self.extensions
+    }
+
+    /// Mutable typed per-request values.
+    ///
+    /// ```
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.extensions_mut().insert("x");
+    /// ```
+    pub fn extensions_mut(&mut self) -> &mut http::Extensions {
+        &mut self.extensions
+    }
+}
+
+/// A header value as text, if it is valid UTF-8.
+pub(crate) fn header_str(v: &HeaderValue) -> Option<&str> {
+    std::str::from_utf8(v.as_bytes()).ok()
+}
+
+/// IPv4-mapped IPv6 peers are reported as IPv4, as Node does for dual-stack sockets.
+fn canonical_ip(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    }
+}
+
+/// Length of `scheme://host` at the start of an absolute-form URL, else 0.
+pub(crate) fn protohost_len(url: &str) -> usize {
+    if url.is_empty() || url.starts_with('/') {
+        return 0;
+    }
+    let search_end = url.find('?').unwrap_or(url.len());
+    match url[..search_end].find("://") {
+        Some(i) => {
+            let after = i + 3;
+            url[after..]
+                .find('/')
+                .map_or(url.len(), |j| after + j)
+        }
+        None => 0,
+    }
+}
+
+/// The pathname of a URL (query removed; for absolute-form, the path part).
+pub(crate) fn pathname(url: &str) -> &str {
+    let start = protohost_len(url);
+    let rest = &url[start..];
+    let end = rest.find('?').unwrap_or(rest.len());
+    &rest[..end]
+}

@@ -1,0 +1,553 @@
+//! The response object (`res`).
+//!
+//! Headers are collected here until the head is committed by `send`, `end`,
+//! `json` or the first `write`; at that moment status and headers are handed to
+//! the server (design decision 4), `on_headers` hooks run just before, and
+//! `on_finish` hooks run once the last byte has been handed to the connection.
+
+mod send;
+
+use std::sync::Arc;
+
+use http::header::{CONTENT_TYPE, ETAG, LAST_MODIFIED};
+use http::{HeaderMap, HeaderName, HeaderValue, Method};
+use serde_json::{Map, Value};
+
+use crate::app::AppRef;
+use crate::error::Error;
+use crate::handler::Result;
+use crate::request::{Request, header_str};
+use crate::server::exchange::{Exchange, HeadBody};
+
+pub use send::SendBody;
+
+type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
+type FinishHook = Box<dyn FnOnce(&Request, &Response) + Send>;
+
+/// The response being prepared: Express's `res`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn created(_req: &mut Request, res: &mut Response) -> Result {
+///     res.status(201).set("X-Id", "7").json(&serde_json::json!({ "id": 7 }))
+/// }
+/// ```
+pub struct Response {
+    status: u16,
+    headers: HeaderMap,
+    headers_sent: bool,
+    finished: bool,
+    method: Method,
+    /// Conditional-request headers copied from the request, for `send`'s
+    /// freshness check (`req.fresh` in Express reads them through `res.req`).
+    conditional: Option<Box<Conditional>>,
+    /// The request's `Accept` header, for `redirect`'s negotiation.
+    pub(crate) accept: Option<HeaderValue>,
+    pub(crate) app: AppRef,
+    locals: Map<String, Value>,
+    on_headers: Vec<HeadersHook>,
+    on_finish: Vec<FinishHook>,
+    /// A header value that could not be set; reported by the next send/end
+    /// (Node throws from `setHeader`; the chainable API defers it).
+    deferred: Option<Error>,
+    pub(crate) exchange: Arc<Exchange>,
+}
+
+struct Conditional {
+    if_none_match: Option<HeaderValue>,
+    if_modified_since: Option<HeaderValue>,
+    cache_control: Option<HeaderValue>,
+}
+
+impl Response {
+    pub(crate) fn new(req: &Request, exchange: Arc<Exchange>) -> Response {
+        let h = req.headers();
+        let conditional = if h.contains_key(http::header::IF_NONE_MATCH)
+            || h.contains_key(http::header::IF_MODIFIED_SINCE)
+        {
+            Some(Box::new(Conditional {
+                if_none_match: h.get(http::header::IF_NONE_MATCH).cloned(),
+                if_modified_since: h.get(http::header::IF_MODIFIED_SINCE).cloned(),
+                cache_control: h.get(http::header::CACHE_CONTROL).cloned(),
+            }))
+        } else {
+            None
+        };
+        Response {
+            status: 200,
+            headers: HeaderMap::new(),
+            headers_sent: false,
+            finished: false,
+            method: req.method().clone(),
+            conditional,
+            accept: h.get(http::header::ACCEPT).cloned(),
+            app: req.app.clone(),
+            locals: Map::new(),
+            on_headers: Vec::new(),
+            on_finish: Vec::new(),
+            deferred: None,
+            exchange,
+        }
+    }
+
+    /// A response for unit tests of handlers, paired with `req`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.send("hi").unwrap();
+    /// assert!(res.headers_sent());
+    /// ```
+    pub fn for_test(req: &Request) -> Response {
+        Response::new(req, Arc::new(Exchange::default()))
+    }
+
+    /// `res.status(code)`: sets the status code; chainable. Codes outside
+    /// 100–999 fail when the head is sent.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.status(404);
+    /// assert_eq!(res.status_code(), 404);
+    /// ```
+    pub fn status(&mut self, code: u16) -> &mut Self {
+        self.status = code;
+        self
+    }
+
+    /// `res.statusCode`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(webfw::Response::for_test(&req).status_code(), 200);
+    /// ```
+    pub fn status_code(&self) -> u16 {
+        self.status
+    }
+
+    /// `res.headersSent`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(!webfw::Response::for_test(&req).headers_sent());
+    /// ```
+    pub fn headers_sent(&self) -> bool {
+        self.headers_sent
+    }
+
+    /// True once the whole response has been handed over (`res.writableEnded`).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.end().unwrap();
+    /// assert!(res.finished());
+    /// ```
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// `res.set(field, value)` / `res.header`: sets a header. `Content-Type`
+    /// gains `; charset=utf-8` for text, JavaScript and JSON types without a
+    /// charset, as in Express.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.set("Content-Type", "text/html");
+    /// assert_eq!(res.get("content-type"), Some("text/html; charset=utf-8"));
+    /// ```
+    pub fn set(&mut self, field: &str, value: impl AsRef<str>) -> &mut Self {
+        let value = value.as_ref();
+        let Some(name) = self.header_name(field) else {
+            return self;
+        };
+        if name == CONTENT_TYPE {
+            let v = crate::http::content_type::with_default_charset(value);
+            self.insert_value(name, &v);
+        } else {
+            self.insert_value(name, value);
+        }
+        self
+    }
+
+    /// `res.set(field, [values…])`: one header line per value.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.set_all("X-Three", ["a", "b"]);
+    /// assert_eq!(res.get_all("x-three"), vec!["a", "b"]);
+    /// ```
+    pub fn set_all<I, S>(&mut self, field: &str, values: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let Some(name) = self.header_name(field) else {
+            return self;
+        };
+        if name == CONTENT_TYPE {
+            self.deferred = Some(
+                Error::new("Content-Type cannot be set to an Array").with_name("TypeError"),
+            );
+            return self;
+        }
+        self.headers.remove(&name);
+        for v in values {
+            self.append_value(name.clone(), v.as_ref());
+        }
+        self
+    }
+
+    /// `res.set({…})`: several headers at once.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.set_many([("X-One", "1"), ("X-Two", "2")]);
+    /// assert_eq!(res.get("x-two"), Some("2"));
+    /// ```
+    pub fn set_many<I, K, V>(&mut self, fields: I) -> &mut Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        for (k, v) in fields {
+            self.set(k.as_ref(), v);
+        }
+        self
+    }
+
+    /// Alias of [`Response::set`].
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.header("X-A", "1");
+    /// ```
+    pub fn header(&mut self, field: &str, value: impl AsRef<str>) -> &mut Self {
+        self.set(field, value)
+    }
+
+    /// `res.append(field, value)`: adds a header line, keeping earlier ones.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.append("X-Multi", "one").append("X-Multi", "two");
+    /// assert_eq!(res.get_all("x-multi"), vec!["one", "two"]);
+    /// ```
+    pub fn append(&mut self, field: &str, value: impl AsRef<str>) -> &mut Self {
+        if let Some(name) = self.header_name(field) {
+            self.append_value(name, value.as_ref());
+        }
+        self
+    }
+
+    /// `res.get(field)`: the first value of a response header (before the head
+    /// is sent; afterwards only while `on_finish` hooks are registered).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.set("X-A", "a");
+    /// assert_eq!(res.get("x-a"), Some("a"));
+    /// ```
+    pub fn get(&self, field: &str) -> Option<&str> {
+        self.headers.get(field).and_then(header_str)
+    }
+
+    /// Every value of a response header, in order.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let res = webfw::Response::for_test(&req);
+    /// assert!(res.get_all("x-none").is_empty());
+    /// ```
+    pub fn get_all(&self, field: &str) -> Vec<&str> {
+        self.headers
+            .get_all(field)
+            .iter()
+            .filter_map(header_str)
+            .collect()
+    }
+
+    /// `res.removeHeader(field)`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.set("X-A", "1").remove_header("x-a");
+    /// assert_eq!(res.get("x-a"), None);
+    /// ```
+    pub fn remove_header(&mut self, field: &str) -> &mut Self {
+        self.headers.remove(field);
+        self
+    }
+
+    /// All response headers.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert!(webfw::Response::for_test(&req).headers().is_empty());
+    /// ```
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// Mutable response headers (no Express charset rules applied).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.headers_mut().insert("x-raw", http::HeaderValue::from_static("1"));
+    /// ```
+    pub fn headers_mut(&mut self) -> &mut HeaderMap {
+        &mut self.headers
+    }
+
+    /// `res.type(t)` / `res.contentType(t)`: a MIME type (containing `/`) as
+    /// given, else a file extension looked up in the MIME table.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.type_("json");
+    /// assert_eq!(res.get("content-type"), Some("application/json; charset=utf-8"));
+    /// ```
+    pub fn type_(&mut self, t: &str) -> &mut Self {
+        if t.contains('/') {
+            return self.set("Content-Type", t);
+        }
+        let mime = crate::http::mime::lookup(t);
+        self.set("Content-Type", mime)
+    }
+
+    /// Alias of [`Response::type_`].
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.content_type("text/plain");
+    /// ```
+    pub fn content_type(&mut self, t: &str) -> &mut Self {
+        self.type_(t)
+    }
+
+    /// `res.vary(field)`: adds the field to `Vary` unless present.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.vary("Accept").vary("accept");
+    /// assert_eq!(res.get("vary"), Some("Accept"));
+    /// ```
+    pub fn vary(&mut self, field: &str) -> &mut Self {
+        let current = self.get("vary").map(str::to_owned);
+        match crate::http::vary::append_vary(current.as_deref(), &[field]) {
+            Ok(v) if Some(v.as_str()) != current.as_deref() => {
+                self.set("Vary", v);
+            }
+            Ok(_) => {}
+            Err(e) => self.deferred = Some(Error::new(e.to_string()).with_name("TypeError")),
+        }
+        self
+    }
+
+    /// `res.locals`: values for this request's templates and later handlers.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.locals_mut().insert("title".into(), serde_json::json!("Home"));
+    /// assert_eq!(res.locals()["title"], "Home");
+    /// ```
+    pub fn locals(&self) -> &Map<String, Value> {
+        &self.locals
+    }
+
+    /// Mutable `res.locals`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.locals_mut().insert("n".into(), serde_json::json!(1));
+    /// ```
+    pub fn locals_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.locals
+    }
+
+    /// `res.app`: the application handling the request.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let res = webfw::Response::for_test(&req);
+    /// assert!(res.app().enabled("x-powered-by"));
+    /// ```
+    pub fn app(&self) -> &AppRef {
+        &self.app
+    }
+
+    /// Runs `hook` just before the head is sent; it may still change headers
+    /// (the `on-headers` module in Node).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.on_headers(|res| { res.set("X-Late", "1"); });
+    /// ```
+    pub fn on_headers(&mut self, hook: impl FnOnce(&mut Response) + Send + 'static) {
+        self.on_headers.push(Box::new(hook));
+    }
+
+    /// Runs `hook` once the response is finished: its last byte was handed to
+    /// the connection, or the client went away (`on-finished` in Node). The
+    /// response passed in still has its headers.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.on_finish(|req, res| eprintln!("{} {}", req.method(), res.status_code()));
+    /// ```
+    pub fn on_finish(&mut self, hook: impl FnOnce(&Request, &Response) + Send + 'static) {
+        self.on_finish.push(Box::new(hook));
+    }
+
+    pub(crate) fn has_finish_hooks(&self) -> bool {
+        !self.on_finish.is_empty()
+    }
+
+    pub(crate) fn run_finish_hooks(&mut self, req: &Request) {
+        for hook in std::mem::take(&mut self.on_finish) {
+            hook(req, self);
+        }
+    }
+
+    pub(crate) fn set_app(&mut self, app: AppRef) {
+        self.app = app;
+    }
+
+    pub(crate) fn method(&self) -> &Method {
+        &self.method
+    }
+
+    /// `req.fresh` with the request's conditional headers (see [`Request::fresh`]).
+    pub(crate) fn is_fresh_for(&self, method: &Method, req_headers: &HeaderMap) -> bool {
+        if *method != Method::GET && *method != Method::HEAD {
+            return false;
+        }
+        if !((200..300).contains(&self.status) || self.status == 304) {
+            return false;
+        }
+        let h = |n: http::header::HeaderName| req_headers.get(n).and_then(header_str);
+        crate::http::fresh::is_fresh(
+            h(http::header::IF_NONE_MATCH),
+            h(http::header::IF_MODIFIED_SINCE),
+            h(http::header::CACHE_CONTROL),
+            self.get(ETAG.as_str()),
+            self.get(LAST_MODIFIED.as_str()),
+        )
+    }
+
+    /// Freshness from the copied conditional headers (no request at hand).
+    fn is_fresh(&self) -> bool {
+        let Some(c) = &self.conditional else {
+            return false;
+        };
+        if self.method != Method::GET && self.method != Method::HEAD {
+            return false;
+        }
+        if !((200..300).contains(&self.status) || self.status == 304) {
+            return false;
+        }
+        fn s(v: &Option<HeaderValue>) -> Option<&str> {
+            v.as_ref().and_then(header_str)
+        }
+        crate::http::fresh::is_fresh(
+            s(&c.if_none_match),
+            s(&c.if_modified_since),
+            s(&c.cache_control),
+            self.get(ETAG.as_str()),
+            self.get(LAST_MODIFIED.as_str()),
+        )
+    }
+
+    fn header_name(&mut self, field: &str) -> Option<HeaderName> {
+        match HeaderName::from_bytes(field.as_bytes()) {
+            Ok(n) => Some(n),
+            Err(_) => {
+                self.deferred = Some(
+                    Error::new(format!("Header name must be a valid HTTP token [\"{field}\"]"))
+                        .with_name("TypeError"),
+                );
+                None
+            }
+        }
+    }
+
+    fn header_value(&mut self, name: &HeaderName, value: &str) -> Option<HeaderValue> {
+        match HeaderValue::from_str(value) {
+            Ok(v) => Some(v),
+            Err(_) => match HeaderValue::from_bytes(value.as_bytes()) {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    self.deferred = Some(
+                        Error::new(format!(
+                            "Invalid character in header content [\"{}\"]",
+                            name.as_str()
+                        ))
+                        .with_name("TypeError"),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    pub(crate) fn insert_value(&mut self, name: HeaderName, value: &str) {
+        if let Some(v) = self.header_value(&name, value) {
+            self.headers.insert(name, v);
+        }
+    }
+
+    fn append_value(&mut self, name: HeaderName, value: &str) {
+        if let Some(v) = self.header_value(&name, value) {
+            self.headers.append(name, v);
+        }
+    }
+
+    /// Hands status and headers to the server. Runs `on_headers` hooks first.
+    pub(crate) fn commit(&mut self, body: HeadBody) -> Result<()> {
+        if self.headers_sent {
+            return Err(headers_sent_error());
+        }
+        if let Some(err) = self.deferred.take() {
+            return Err(err);
+        }
+        for hook in std::mem::take(&mut self.on_headers) {
+            hook(self);
+        }
+        if !(100..=999).contains(&self.status) {
+            return Err(Error::new(format!("Invalid status code: {}", self.status))
+                .with_name("RangeError"));
+        }
+        self.headers_sent = true;
+        let streaming = matches!(body, HeadBody::Stream);
+        let headers = if self.on_finish.is_empty() {
+            std::mem::take(&mut self.headers)
+        } else {
+            self.headers.clone()
+        };
+        self.exchange.put_head(self.status, headers, body);
+        self.finished = !streaming;
+        Ok(())
+    }
+}
+
+/// Node's `ERR_HTTP_HEADERS_SENT`.
+pub(crate) fn headers_sent_error() -> Error {
+    Error::new("Cannot set headers after they are sent to the client")
+}

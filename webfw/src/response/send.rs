@@ -1,0 +1,345 @@
+//! `res.send`, `res.json`, `res.sendStatus`, `res.end`, `res.write`,
+//! `res.location` and `res.redirect`.
+
+use bytes::Bytes;
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE, ETAG, TRANSFER_ENCODING};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Response;
+use crate::app::EtagMode;
+use crate::error::Error;
+use crate::handler::{Flow, Result};
+use crate::server::exchange::HeadBody;
+
+/// What `res.send` accepts: text, bytes, or a JSON value.
+///
+/// ```
+/// use webfw::SendBody;
+/// let _: SendBody = "text".into();
+/// let _: SendBody = vec![0u8, 1].into();
+/// let _: SendBody = serde_json::json!({"a": 1}).into();
+/// ```
+pub enum SendBody {
+    /// A string: `text/html` unless a type was set; charset forced to utf-8.
+    Text(String),
+    /// Bytes: `application/octet-stream` unless a type was set.
+    Bytes(Bytes),
+    /// A JSON value other than a string or null: sent with `res.json`.
+    Json(Value),
+    /// `res.send(null)`: an empty body without a default type.
+    Null,
+    /// `res.send()`: no body, no type, no ETag.
+    Nothing,
+}
+
+impl From<&str> for SendBody {
+    fn from(s: &str) -> Self {
+        SendBody::Text(s.to_owned())
+    }
+}
+impl From<String> for SendBody {
+    fn from(s: String) -> Self {
+        SendBody::Text(s)
+    }
+}
+impl From<&String> for SendBody {
+    fn from(s: &String) -> Self {
+        SendBody::Text(s.clone())
+    }
+}
+impl From<Vec<u8>> for SendBody {
+    fn from(b: Vec<u8>) -> Self {
+        SendBody::Bytes(Bytes::from(b))
+    }
+}
+impl From<&[u8]> for SendBody {
+    fn from(b: &[u8]) -> Self {
+        SendBody::Bytes(Bytes::copy_from_slice(b))
+    }
+}
+impl<const N: usize> From<&[u8; N]> for SendBody {
+    fn from(b: &[u8; N]) -> Self {
+        SendBody::Bytes(Bytes::copy_from_slice(b))
+    }
+}
+impl From<Bytes> for SendBody {
+    fn from(b: Bytes) -> Self {
+        SendBody::Bytes(b)
+    }
+}
+impl From<Value> for SendBody {
+    fn from(v: Value) -> Self {
+        match v {
+            Value::Null => SendBody::Null,
+            Value::String(s) => SendBody::Text(s),
+            other => SendBody::Json(other),
+        }
+    }
+}
+impl From<()> for SendBody {
+    fn from(_: ()) -> Self {
+        SendBody::Nothing
+    }
+}
+
+impl Response {
+    /// `res.send(body)`: sends a complete response. Strings default to
+    /// `text/html; charset=utf-8`, bytes to `application/octet-stream`, JSON
+    /// values go through [`Response::json`]. Sets `Content-Length` and the
+    /// `etag` setting's ETag, answers 304 when the request is fresh, and strips
+    /// the body for HEAD, 204 and 304.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.send("hello").unwrap();
+    /// ```
+    pub fn send(&mut self, body: impl Into<SendBody>) -> Result {
+        match body.into() {
+            SendBody::Text(s) => {
+                match self.headers.get(CONTENT_TYPE) {
+                    None => {
+                        self.headers.insert(
+                            CONTENT_TYPE,
+                            http::HeaderValue::from_static("text/html; charset=utf-8"),
+                        );
+                    }
+                    Some(ct) => {
+                        let ct = std::str::from_utf8(ct.as_bytes()).unwrap_or("");
+                        match crate::http::content_type::set_charset(ct, "utf-8") {
+                            Ok(v) => {
+                                if v != ct {
+                                    self.insert_value(CONTENT_TYPE, &v);
+                                }
+                            }
+                            Err(e) => {
+                                return Err(Error::new(e.to_string()).with_name("TypeError"));
+                            }
+                        }
+                    }
+                }
+                self.send_bytes(Some(Bytes::from(s)))
+            }
+            SendBody::Bytes(b) => {
+                if !self.headers.contains_key(CONTENT_TYPE) {
+                    self.headers.insert(
+                        CONTENT_TYPE,
+                        http::HeaderValue::from_static("application/octet-stream"),
+                    );
+                }
+                self.send_bytes(Some(b))
+            }
+            SendBody::Json(v) => self.json(&v),
+            SendBody::Null => self.send_bytes(Some(Bytes::new())),
+            SendBody::Nothing => self.send_bytes(None),
+        }
+    }
+
+    /// The common tail of `send`: ETag, Content-Length, freshness, stripping.
+    fn send_bytes(&mut self, chunk: Option<Bytes>) -> Result {
+        let mut chunk = chunk;
+        if let Some(body) = &chunk {
+            if !self.headers.contains_key(ETAG) {
+                let tag = match &self.app.settings().etag {
+                    EtagMode::Off => None,
+                    EtagMode::Weak => Some(crate::http::etag::entity_tag(body, true)),
+                    EtagMode::Strong => Some(crate::http::etag::entity_tag(body, false)),
+                    EtagMode::Custom(f) => f(body),
+                };
+                if let Some(tag) = tag {
+                    self.insert_value(ETAG, &tag);
+                }
+            }
+            self.headers
+                .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
+        }
+        if self.is_fresh() {
+            self.status = 304;
+        }
+        if self.status == 204 || self.status == 304 {
+            self.headers.remove(CONTENT_TYPE);
+            self.headers.remove(CONTENT_LENGTH);
+            self.headers.remove(TRANSFER_ENCODING);
+            chunk = Some(Bytes::new());
+        } else if self.status == 205 {
+            self.headers
+                .insert(CONTENT_LENGTH, http::HeaderValue::from_static("0"));
+            self.headers.remove(TRANSFER_ENCODING);
+            chunk = Some(Bytes::new());
+        }
+        if *self.method() == http::Method::HEAD {
+            chunk = None;
+        }
+        let body = match chunk {
+            Some(b) if !b.is_empty() => HeadBody::Full(b),
+            _ => HeadBody::Empty,
+        };
+        self.commit(body)?;
+        Ok(Flow::Done)
+    }
+
+    /// `res.json(value)`: serialises `value` with the `json replacer`,
+    /// `json spaces` and `json escape` settings and sends it as
+    /// `application/json` unless another type was set.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.json(&serde_json::json!({ "ok": true })).unwrap();
+    /// ```
+    pub fn json<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        let body = match crate::app::json::stringify(value, self.app.settings()) {
+            Ok(b) => b,
+            Err(e) => return Err(Error::new(e.to_string()).with_name("TypeError")),
+        };
+        if !self.headers.contains_key(CONTENT_TYPE) {
+            self.headers.insert(
+                CONTENT_TYPE,
+                http::HeaderValue::from_static("application/json; charset=utf-8"),
+            );
+        }
+        match body {
+            Some(text) => self.send(SendBody::Text(text)),
+            None => self.send(SendBody::Nothing),
+        }
+    }
+
+    /// `res.sendStatus(code)`: the status with its text as a `text/plain` body
+    /// (the number itself for unknown codes).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.send_status(404).unwrap();
+    /// assert_eq!(res.status_code(), 404);
+    /// ```
+    pub fn send_status(&mut self, code: u16) -> Result {
+        let body = crate::http::status::status_text(code)
+            .map_or_else(|| code.to_string(), str::to_owned);
+        self.status = code;
+        self.type_("txt");
+        self.send(body)
+    }
+
+    /// `res.end()`: ends the response without a body (Content-Length 0 unless
+    /// a body was already being streamed).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.status(204).end().unwrap();
+    /// ```
+    pub fn end(&mut self) -> Result {
+        self.end_with(Bytes::new())
+    }
+
+    /// `res.end(data)`: ends the response with a last chunk. No Content-Type or
+    /// ETag is added.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.end_with("raw end").unwrap();
+    /// ```
+    pub fn end_with(&mut self, data: impl Into<Bytes>) -> Result {
+        let data = data.into();
+        if self.headers_sent {
+            if self.finished {
+                return Err(Error::new("write after end"));
+            }
+            self.exchange.push_chunk(data, true);
+            self.finished = true;
+            return Ok(Flow::Done);
+        }
+        let body = if data.is_empty() || *self.method() == http::Method::HEAD {
+            HeadBody::Empty
+        } else {
+            HeadBody::Full(data)
+        };
+        self.commit(body)?;
+        Ok(Flow::Done)
+    }
+
+    /// `res.write(chunk)`: sends the head (chunked, unless a Content-Length was
+    /// set) on the first call and streams the chunk.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.write("a").unwrap();
+    /// res.end_with("b").unwrap();
+    /// ```
+    pub fn write(&mut self, chunk: impl Into<Bytes>) -> Result<()> {
+        if self.finished {
+            return Err(Error::new("write after end"));
+        }
+        if !self.headers_sent {
+            self.commit(HeadBody::Stream)?;
+        }
+        let chunk = chunk.into();
+        if *self.method() != http::Method::HEAD && !chunk.is_empty() {
+            self.exchange.push_chunk(chunk, false);
+        }
+        Ok(())
+    }
+
+    /// `res.location(url)`: sets `Location` to the URL-encoded value; `back`
+    /// means the request's Referrer (or `/`).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.location("/a b");
+    /// assert_eq!(res.get("location"), Some("/a%20b"));
+    /// ```
+    pub fn location(&mut self, url: &str) -> &mut Self {
+        let encoded = crate::http::encodeurl::encode_url(url).into_owned();
+        self.set("Location", encoded)
+    }
+
+    /// `res.redirect(url)`: a 302 redirect with the body Express negotiates
+    /// (text by default).
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.redirect("/login").unwrap();
+    /// assert_eq!(res.status_code(), 302);
+    /// ```
+    pub fn redirect(&mut self, url: &str) -> Result {
+        self.redirect_with(302, url)
+    }
+
+    /// `res.redirect(status, url)`.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.redirect_with(301, "/moved").unwrap();
+    /// ```
+    pub fn redirect_with(&mut self, status: u16, url: &str) -> Result {
+        self.location(url);
+        let address = self.get("location").unwrap_or("").to_owned();
+        let text = crate::http::status::status_text(status).unwrap_or("undefined");
+        // Express negotiates with res.format({text, html, default}).
+        self.vary("Accept");
+        let accept = self.accept.as_ref().and_then(crate::request::header_str);
+        let body = match crate::http::negotiate::accepts(accept, &["text/plain", "text/html"]) {
+            Some(0) => {
+                self.set("Content-Type", "text/plain");
+                format!("{text}. Redirecting to {address}")
+            }
+            Some(_) => {
+                self.set("Content-Type", "text/html");
+                let escaped = crate::http::escape_html::escape_html(&address);
+                format!("<p>{text}. Redirecting to {escaped}</p>")
+            }
+            None => String::new(),
+        };
+        self.status = status;
+        self.headers
+            .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
+        self.end_with(body)
+    }
+}

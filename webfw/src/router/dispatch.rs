@@ -1,0 +1,442 @@
+//! The per-request walk over a router's layers (Express's `router.handle`,
+//! `process_params`, `trim_prefix` and `route.dispatch`).
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use http::Method;
+
+use super::index::Candidates;
+use super::layer::{Layer, LayerKind};
+use super::route::{MethodSel, Route};
+use super::{Params, Router};
+use crate::error::Error;
+use crate::handler::{BoxFuture, Flow, Middleware, Result};
+use crate::request::Request;
+use crate::response::Response;
+
+/// How a router (or app) hands control back to its parent.
+pub(crate) enum Exit {
+    /// The response was handled; stop everything.
+    Done,
+    /// Continue with the parent's next layer, with an error or without.
+    Next(Option<Error>),
+}
+
+/// How a run of handlers ended.
+enum Step {
+    Done,
+    /// `next('router')`: leave this router.
+    LeaveRouter,
+    Next,
+}
+
+/// Outcome of the parameter callbacks of one layer.
+enum ParamOutcome {
+    Continue,
+    Done,
+    /// `next('route')`: skip this layer.
+    Skip,
+    LeaveRouter,
+    Err(Error),
+}
+
+/// The cached result of a parameter's callbacks for one value.
+struct ParamCalled {
+    name: Arc<str>,
+    matched: String,
+    value: String,
+    outcome: Cached,
+}
+
+#[derive(Clone)]
+enum Cached {
+    Ok,
+    Route,
+    Router,
+    Err(Error),
+}
+
+impl Router {
+    /// Runs this router for a request (boxed: routers nest).
+    pub(crate) fn handle<'a>(
+        &'a self,
+        req: &'a mut Request,
+        res: &'a mut Response,
+    ) -> BoxFuture<'a, Exit> {
+        Box::pin(self.run(req, res))
+    }
+
+    /// Runs this router; restores `req.params` on the way out.
+    pub(crate) async fn run(&self, req: &mut Request, res: &mut Response) -> Exit {
+        let parent_params = std::mem::take(&mut req.params);
+        let exit = self.walk(req, res, &parent_params).await;
+        req.params = parent_params;
+        exit
+    }
+
+    async fn walk(&self, req: &mut Request, res: &mut Response, parent: &Params) -> Exit {
+        let method = lower_method(req.method());
+        let is_options = *req.method() == Method::OPTIONS;
+        let is_head = *req.method() == Method::HEAD;
+        let mut allow: Vec<String> = Vec::new();
+        let mut param_cache: Vec<ParamCalled> = Vec::new();
+        let mut layer_error: Option<Error> = None;
+
+        let Some(index) = self.index.as_ref() else {
+            return Exit::Next(Some(Error::new(
+                "router used before the app was frozen (call app.listen or app.into_service)",
+            )));
+        };
+        let mut cands = Candidates::new();
+        let mut version = req.url_version();
+        index.candidates(req.path(), 0, &mut cands);
+        let mut ci = 0;
+        let mut last = 0usize;
+
+        loop {
+            if req.url_version() != version {
+                // A handler rewrote req.url: later layers match the new path.
+                version = req.url_version();
+                index.candidates(req.path(), last + 1, &mut cands);
+                ci = 0;
+            }
+            let Some(&li) = cands.as_slice().get(ci) else {
+                break;
+            };
+            ci += 1;
+            last = li as usize;
+            let layer = &self.stack[last];
+            let matched = match layer.match_path(req.path()) {
+                Ok(Some(m)) => m,
+                Ok(None) => continue,
+                Err(e) => {
+                    layer_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            if let LayerKind::Route(route) = &layer.kind {
+                if layer_error.is_some() {
+                    continue;
+                }
+                let handles = route.handles_method(&method);
+                if !handles && is_options {
+                    for m in route.options_methods() {
+                        if !allow.contains(&m) {
+                            allow.push(m);
+                        }
+                    }
+                }
+                if !handles && !is_head {
+                    continue;
+                }
+                req.route = route.info.clone();
+            }
+            req.params = if self.opts.merge_params {
+                Params::merged(parent, matched.params)
+            } else {
+                matched.params
+            };
+            match self.process_params(layer, &mut param_cache, req, res).await {
+                ParamOutcome::Continue => {}
+                ParamOutcome::Done => return Exit::Done,
+                ParamOutcome::Skip => continue,
+                ParamOutcome::LeaveRouter => return self.finish(res, None, &allow, is_options),
+                ParamOutcome::Err(e) => {
+                    layer_error.get_or_insert(e);
+                    continue;
+                }
+            }
+            match &layer.kind {
+                LayerKind::Route(route) => {
+                    match dispatch_route(route, req, res, &method).await {
+                        (Step::Done, _) => return Exit::Done,
+                        (Step::LeaveRouter, _) => {
+                            return self.finish(res, None, &allow, is_options);
+                        }
+                        (Step::Next, err) => layer_error = err,
+                    }
+                }
+                LayerKind::Use(handlers) => {
+                    match run_use(handlers, matched.len, req, res, layer_error.take()).await
+                    {
+                        (Step::Done, _) => return Exit::Done,
+                        (Step::LeaveRouter, _) => {
+                            return self.finish(res, None, &allow, is_options);
+                        }
+                        (Step::Next, err) => layer_error = err,
+                    }
+                }
+            }
+        }
+        self.finish(res, layer_error, &allow, is_options)
+    }
+
+    /// The router's `done`: the automatic OPTIONS answer, else back to the parent.
+    fn finish(
+        &self,
+        res: &mut Response,
+        err: Option<Error>,
+        allow: &[String],
+        is_options: bool,
+    ) -> Exit {
+        if err.is_none() && is_options && !allow.is_empty() {
+            let body = allow.join(",");
+            res.set("Allow", &body);
+            return match res.send(body) {
+                Ok(_) => Exit::Done,
+                Err(e) => Exit::Next(Some(e)),
+            };
+        }
+        Exit::Next(err)
+    }
+
+    async fn process_params(
+        &self,
+        layer: &Layer,
+        cache: &mut Vec<ParamCalled>,
+        req: &mut Request,
+        res: &mut Response,
+    ) -> ParamOutcome {
+        if self.params.is_empty() {
+            return ParamOutcome::Continue;
+        }
+        for key in layer.keys() {
+            let Some(callbacks) = self.params.get(&**key) else {
+                continue;
+            };
+            let Some(value) = req.params.get(key).map(str::to_owned) else {
+                continue;
+            };
+            if let Some(pos) = cache.iter().position(|c| c.name == *key) {
+                let c = &cache[pos];
+                if c.matched == value || matches!(c.outcome, Cached::Err(_)) {
+                    // Same value (or an earlier error): reuse, don't rerun.
+                    req.params.set(key.clone(), c.value.clone());
+                    match c.outcome.clone() {
+                        Cached::Ok => continue,
+                        Cached::Route => return ParamOutcome::Skip,
+                        Cached::Router => return ParamOutcome::LeaveRouter,
+                        Cached::Err(e) => return ParamOutcome::Err(e),
+                    }
+                }
+                cache.remove(pos);
+            }
+            let mut entry = ParamCalled {
+                name: key.clone(),
+                matched: value.clone(),
+                value: value.clone(),
+                outcome: Cached::Ok,
+            };
+            let mut outcome = ParamOutcome::Continue;
+            for cb in callbacks {
+                let r = guarded(cb.call(req, res, &value)).await;
+                entry.value = req.params.get(key).unwrap_or_default().to_owned();
+                match r {
+                    Ok(Flow::Next) => continue,
+                    Ok(Flow::Done) => return ParamOutcome::Done,
+                    Ok(Flow::Route) => {
+                        entry.outcome = Cached::Route;
+                        outcome = ParamOutcome::Skip;
+                    }
+                    Ok(Flow::Router) => {
+                        entry.outcome = Cached::Router;
+                        outcome = ParamOutcome::LeaveRouter;
+                    }
+                    Err(e) => {
+                        entry.outcome = Cached::Err(e.clone());
+                        outcome = ParamOutcome::Err(e);
+                    }
+                }
+                break;
+            }
+            cache.push(entry);
+            if !matches!(outcome, ParamOutcome::Continue) {
+                return outcome;
+            }
+        }
+        ParamOutcome::Continue
+    }
+}
+
+/// Runs a `use` layer: strips the mount path, runs its handlers in order,
+/// restores the URL. Returns how it ended and the pending error.
+async fn run_use(
+    handlers: &[Middleware],
+    removed_len: usize,
+    req: &mut Request,
+    res: &mut Response,
+    err: Option<Error>,
+) -> (Step, Option<Error>) {
+    if removed_len == 0 {
+        return run_handlers(handlers, req, res, err).await;
+    }
+    let path = req.path();
+    // The mount path must end at a segment boundary (Express also allows `.`).
+    if let Some(&c) = path.as_bytes().get(removed_len) {
+        if c != b'/' && c != b'.' {
+            return (Step::Next, err);
+        }
+    }
+    let removed = path[..removed_len].to_owned();
+    let saved_url = req.url_state();
+    let saved_base = req.base_url.len();
+    let slash_added = req.strip_url(removed_len);
+    let version = req.url_version();
+    req.base_url
+        .push_str(removed.strip_suffix('/').unwrap_or(&removed));
+    let out = run_handlers(handlers, req, res, err).await;
+    req.base_url.truncate(saved_base);
+    if req.url_version() == version {
+        req.restore_url_state(saved_url);
+    } else {
+        req.unstrip_rewritten(&removed, slash_added);
+    }
+    out
+}
+
+/// Runs the handlers of one layer in order, honouring error mode.
+async fn run_handlers(
+    handlers: &[Middleware],
+    req: &mut Request,
+    res: &mut Response,
+    mut err: Option<Error>,
+) -> (Step, Option<Error>) {
+    for h in handlers {
+        let result = match h {
+            Middleware::Handler(f) => {
+                if err.is_some() {
+                    continue;
+                }
+                guarded(f.call(req, res)).await
+            }
+            Middleware::Error(f) => {
+                let Some(e) = err.take() else { continue };
+                guarded(f.call(e, req, res)).await
+            }
+            Middleware::Router(r) => {
+                if err.is_some() {
+                    continue;
+                }
+                match r.handle(req, res).await {
+                    Exit::Done => return (Step::Done, None),
+                    Exit::Next(e) => {
+                        err = e;
+                        continue;
+                    }
+                }
+            }
+            Middleware::Mounted(app) => {
+                if err.is_some() {
+                    continue;
+                }
+                match app.handle_mounted(req, res).await {
+                    Exit::Done => return (Step::Done, None),
+                    Exit::Next(e) => {
+                        err = e;
+                        continue;
+                    }
+                }
+            }
+            Middleware::App(_) => continue,
+        };
+        match result {
+            Ok(Flow::Next) | Ok(Flow::Route) => {}
+            Ok(Flow::Router) => return (Step::LeaveRouter, None),
+            Ok(Flow::Done) => return (Step::Done, None),
+            Err(e) => err = Some(e),
+        }
+    }
+    (Step::Next, err)
+}
+
+/// `route.dispatch`: the route's handlers for the request's method.
+async fn dispatch_route(
+    route: &Route,
+    req: &mut Request,
+    res: &mut Response,
+    method: &str,
+) -> (Step, Option<Error>) {
+    let method = route.dispatch_method(method);
+    let mut err: Option<Error> = None;
+    for (sel, h) in &route.stack {
+        if let MethodSel::One(m) = sel {
+            if m != method {
+                continue;
+            }
+        }
+        let result = match h {
+            Middleware::Error(f) => {
+                let Some(e) = err.take() else { continue };
+                guarded(f.call(e, req, res)).await
+            }
+            _ if err.is_some() => continue,
+            Middleware::Handler(f) => guarded(f.call(req, res)).await,
+            other => {
+                let (step, e) =
+                    run_handlers(std::slice::from_ref(other), req, res, None).await;
+                match step {
+                    Step::Next => {
+                        err = e;
+                        continue;
+                    }
+                    s => return (s, None),
+                }
+            }
+        };
+        match result {
+            Ok(Flow::Next) => {}
+            Ok(Flow::Route) => return (Step::Next, None),
+            Ok(Flow::Router) => return (Step::LeaveRouter, None),
+            Ok(Flow::Done) => return (Step::Done, None),
+            Err(e) => err = Some(e),
+        }
+    }
+    (Step::Next, err)
+}
+
+/// The method in lower case, as route tables store it.
+fn lower_method(m: &Method) -> Cow<'static, str> {
+    Cow::Borrowed(match *m {
+        Method::GET => "get",
+        Method::POST => "post",
+        Method::PUT => "put",
+        Method::DELETE => "delete",
+        Method::HEAD => "head",
+        Method::OPTIONS => "options",
+        Method::PATCH => "patch",
+        Method::TRACE => "trace",
+        Method::CONNECT => "connect",
+        _ => return Cow::Owned(m.as_str().to_ascii_lowercase()),
+    })
+}
+
+/// Polls a handler future, turning a panic into a 500 error for this request
+/// (Express turns a synchronous throw into `next(err)`).
+fn guarded<F: Future<Output = Result> + Unpin>(fut: F) -> Guarded<F> {
+    Guarded(fut)
+}
+
+struct Guarded<F>(F);
+
+impl<F: Future<Output = Result> + Unpin> Future for Guarded<F> {
+    type Output = Result;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result> {
+        let fut = &mut self.0;
+        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(fut).poll(cx))) {
+            Ok(p) => p,
+            Err(payload) => {
+                let msg = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "handler panicked".to_owned());
+                Poll::Ready(Err(Error::new(msg).with_status(500)))
+            }
+        }
+    }
+}

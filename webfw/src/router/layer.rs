@@ -1,0 +1,129 @@
+//! A layer: one `use` registration or one route, with its compiled path.
+
+use std::sync::Arc;
+
+use webfw_pattern::{Key, Pattern};
+
+use super::route::Route;
+use super::{Params, PathSpec};
+use crate::error::Error;
+use crate::handler::Middleware;
+
+pub(crate) enum LayerKind {
+    /// `use` middleware, run in order under the stripped mount path.
+    Use(Vec<Middleware>),
+    Route(Route),
+}
+
+pub(crate) struct Layer {
+    pattern: Pattern,
+    keys: Vec<Arc<str>>,
+    pub(crate) kind: LayerKind,
+}
+
+/// A successful match: the matched prefix length and the decoded params.
+pub(crate) struct Matched {
+    pub(crate) len: usize,
+    pub(crate) params: Params,
+}
+
+impl Layer {
+    pub(crate) fn new(
+        path: &PathSpec,
+        opts: webfw_pattern::Options,
+        kind: LayerKind,
+    ) -> Result<Layer, webfw_pattern::PatternError> {
+        let pattern = match path {
+            PathSpec::Pattern(p) => Pattern::new(p, opts)?,
+            PathSpec::Many(list) => {
+                let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+                Pattern::many(&refs, opts)?
+            }
+            PathSpec::Regex(r) => Pattern::regex(r, opts)?,
+        };
+        let keys = pattern
+            .keys()
+            .iter()
+            .map(|k| match k {
+                Key::Name(n) => Arc::from(n.as_str()),
+                Key::Index(i) => Arc::from(i.to_string().as_str()),
+            })
+            .collect();
+        Ok(Layer {
+            pattern,
+            keys,
+            kind,
+        })
+    }
+
+    pub(crate) fn literal_prefix(&self) -> &str {
+        self.pattern.literal_prefix()
+    }
+
+    pub(crate) fn keys(&self) -> &[Arc<str>] {
+        &self.keys
+    }
+
+    /// Matches the request path; a parameter that cannot be percent-decoded is
+    /// a 400 error, as in Express.
+    pub(crate) fn match_path(&self, path: &str) -> Result<Option<Matched>, Error> {
+        if self.pattern.is_match_all() {
+            return Ok(Some(Matched {
+                len: 0,
+                params: Params::default(),
+            }));
+        }
+        let Some(m) = self.pattern.matches(path) else {
+            return Ok(None);
+        };
+        let mut params = Params::default();
+        for (ki, raw) in m.params {
+            let value = webfw_pattern::decode_param(raw).map_err(|e| {
+                Error::new(e.to_string())
+                    .with_status(400)
+                    .with_name("URIError")
+            })?;
+            params.push_raw(self.keys[ki].clone(), value.into_owned());
+        }
+        Ok(Some(Matched { len: m.len, params }))
+    }
+
+    pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
+        match &mut self.kind {
+            LayerKind::Use(handlers) => freeze_all(handlers.iter_mut(), parent),
+            LayerKind::Route(route) => {
+                route.freeze();
+                freeze_all(route.stack.iter_mut().map(|(_, h)| h), parent);
+            }
+        }
+    }
+}
+
+fn freeze_all<'a>(handlers: impl Iterator<Item = &'a mut Middleware>, parent: &crate::app::Frozen) {
+    for h in handlers {
+        match h {
+            Middleware::Router(r) => r.freeze(parent),
+            Middleware::App(_) => {
+                let Middleware::App(app) = std::mem::replace(h, Middleware::Handler(noop())) else {
+                    unreachable!("matched App above")
+                };
+                *h = Middleware::Mounted(app.freeze_under(parent));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn noop() -> Arc<dyn crate::handler::Handler> {
+    struct Noop;
+    impl crate::handler::Handler for Noop {
+        fn call<'a>(
+            &'a self,
+            _req: &'a mut crate::Request,
+            _res: &'a mut crate::Response,
+        ) -> crate::handler::HandlerFuture<'a> {
+            crate::handler::HandlerFuture::Ready(Some(crate::next()))
+        }
+    }
+    Arc::new(Noop)
+}

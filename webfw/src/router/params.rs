@@ -1,0 +1,195 @@
+//! `req.params`: route parameters in capture order, serialised the way V8
+//! enumerates object keys (integer-like keys first, ascending).
+
+use std::sync::Arc;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// The parameters of the matched layer (`req.params`).
+///
+/// ```
+/// let mut p = webfw::Params::default();
+/// p.set("id", "a");
+/// p.set("0", "/b/c");
+/// assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"0":"/b/c","id":"a"}"#);
+/// ```
+#[derive(Clone, Default, Debug, PartialEq)]
+pub struct Params {
+    entries: Vec<(Arc<str>, String)>,
+}
+
+impl Params {
+    /// The value of a parameter.
+    ///
+    /// ```
+    /// let mut p = webfw::Params::default();
+    /// p.set("id", "7");
+    /// assert_eq!(p.get("id"), Some("7"));
+    /// ```
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|(k, _)| &**k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets (or replaces) a parameter.
+    ///
+    /// ```
+    /// let mut p = webfw::Params::default();
+    /// p.set("id", "1");
+    /// p.set("id", "2");
+    /// assert_eq!(p.len(), 1);
+    /// ```
+    pub fn set(&mut self, name: impl Into<Arc<str>>, value: impl Into<String>) {
+        let name = name.into();
+        let value = value.into();
+        match self.entries.iter_mut().find(|(k, _)| *k == name) {
+            Some(slot) => slot.1 = value,
+            None => self.entries.push((name, value)),
+        }
+    }
+
+    /// Removes a parameter.
+    ///
+    /// ```
+    /// let mut p = webfw::Params::default();
+    /// p.set("id", "1");
+    /// p.remove("id");
+    /// assert!(p.is_empty());
+    /// ```
+    pub fn remove(&mut self, name: &str) -> Option<String> {
+        let i = self.entries.iter().position(|(k, _)| &**k == name)?;
+        Some(self.entries.remove(i).1)
+    }
+
+    /// Number of parameters.
+    ///
+    /// ```
+    /// assert_eq!(webfw::Params::default().len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when there are no parameters.
+    ///
+    /// ```
+    /// assert!(webfw::Params::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The parameters in capture order.
+    ///
+    /// ```
+    /// let mut p = webfw::Params::default();
+    /// p.set("a", "1");
+    /// assert_eq!(p.iter().next(), Some(("a", "1")));
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.entries.iter().map(|(k, v)| (&**k, v.as_str()))
+    }
+
+    pub(crate) fn push_raw(&mut self, name: Arc<str>, value: String) {
+        self.set(name, value);
+    }
+
+    /// `mergeParams`: the parent's parameters, overridden by the child's; when both
+    /// have numbered keys the child's are shifted past the parent's.
+    pub(crate) fn merged(parent: &Params, child: Params) -> Params {
+        let mut out = parent.clone();
+        let parent_numbered = (0..)
+            .take_while(|i: &usize| parent.get(&i.to_string()).is_some())
+            .count();
+        let shift = if parent_numbered > 0 && child.get("0").is_some() {
+            parent_numbered
+        } else {
+            0
+        };
+        for (k, v) in child.entries {
+            match k.parse::<usize>() {
+                Ok(i) if shift > 0 && is_index(&k) => out.set((i + shift).to_string(), v),
+                _ => out.set(k, v),
+            }
+        }
+        out
+    }
+
+    /// The parameters as a JSON object, keys ordered as `JSON.stringify` would.
+    ///
+    /// ```
+    /// let mut p = webfw::Params::default();
+    /// p.set("b", "2");
+    /// p.set("1", "x");
+    /// assert_eq!(p.to_json().to_string(), r#"{"1":"x","b":"2"}"#);
+    /// ```
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        for (k, v) in self.ordered() {
+            map.insert(k.to_owned(), serde_json::Value::String(v.to_owned()));
+        }
+        serde_json::Value::Object(map)
+    }
+
+    fn ordered(&self) -> Vec<(&str, &str)> {
+        let mut idx: Vec<(u64, &str, &str)> = Vec::new();
+        let mut named: Vec<(&str, &str)> = Vec::new();
+        for (k, v) in &self.entries {
+            match k.parse::<u64>() {
+                Ok(n) if is_index(k) => idx.push((n, k, v)),
+                _ => named.push((k, v)),
+            }
+        }
+        idx.sort_by_key(|e| e.0);
+        idx.into_iter()
+            .map(|(_, k, v)| (k, v))
+            .chain(named)
+            .collect()
+    }
+}
+
+/// A canonical array index as V8 orders it: digits without leading zeros, < 2^32 - 1.
+fn is_index(k: &str) -> bool {
+    !k.is_empty()
+        && k.bytes().all(|b| b.is_ascii_digit())
+        && (k == "0" || !k.starts_with('0'))
+        && k.parse::<u64>().is_ok_and(|n| n < u64::from(u32::MAX))
+}
+
+impl Serialize for Params {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ordered = self.ordered();
+        let mut map = s.serialize_map(Some(ordered.len()))?;
+        for (k, v) in ordered {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_params_shifts_child_indexes_past_parent() {
+        let mut parent = Params::default();
+        parent.set("0", "10");
+        let mut child = Params::default();
+        child.set("0", "profile");
+        child.set("1", "json");
+        let m = Params::merged(&parent, child);
+        assert_eq!(m.to_json().to_string(), r#"{"0":"10","1":"profile","2":"json"}"#);
+    }
+
+    #[test]
+    fn merge_params_child_wins_by_name() {
+        let mut parent = Params::default();
+        parent.set("userId", "7");
+        let mut child = Params::default();
+        child.set("userId", "8");
+        assert_eq!(Params::merged(&parent, child).get("userId"), Some("8"));
+    }
+}

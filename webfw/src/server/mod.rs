@@ -1,0 +1,412 @@
+//! hyper/tokio glue: listening on TCP (optionally TLS) or a UNIX socket,
+//! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
+
+pub(crate) mod exchange;
+mod tls;
+
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpSocket};
+use tokio::sync::watch;
+
+use crate::app::{App, AppRef};
+use crate::request::{RawBody, Request};
+use crate::response::Response;
+use exchange::{ChainFuture, Dispatch, Exchange};
+
+pub use tls::TlsConfig;
+
+/// Node's limit on the size of a request head: larger heads get 431.
+pub const MAX_HEAD_SIZE: usize = 16 * 1024;
+
+/// Where and how to listen (`app.listen(port, host, backlog)` and more).
+///
+/// ```
+/// let opts = webfw::ListenOptions::port(0).host("127.0.0.1").single_threaded(true);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ListenOptions {
+    host: IpAddr,
+    port: u16,
+    backlog: u32,
+    unix: Option<PathBuf>,
+    tls: Option<TlsConfig>,
+    single_threaded: bool,
+    header_read_timeout: Duration,
+}
+
+impl ListenOptions {
+    /// Listen on `port` (0 lets the OS choose) on all IPv4 interfaces.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(3000);
+    /// ```
+    pub fn port(port: u16) -> Self {
+        ListenOptions {
+            host: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            port,
+            backlog: 511,
+            unix: None,
+            tls: None,
+            single_threaded: false,
+            header_read_timeout: Duration::from_secs(60),
+        }
+    }
+
+    /// Listen on a UNIX socket path instead of TCP.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::unix("/tmp/app.sock");
+    /// ```
+    pub fn unix(path: impl Into<PathBuf>) -> Self {
+        let mut o = ListenOptions::port(0);
+        o.unix = Some(path.into());
+        o
+    }
+
+    /// The address to bind (`"127.0.0.1"`, `"::1"`…). An unparsable host
+    /// keeps the default.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).host("127.0.0.1");
+    /// ```
+    pub fn host(mut self, host: &str) -> Self {
+        if let Ok(ip) = host.parse() {
+            self.host = ip;
+        } else if host == "localhost" {
+            self.host = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        }
+        self
+    }
+
+    /// The listen backlog (default 511, as Node).
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).backlog(128);
+    /// ```
+    pub fn backlog(mut self, backlog: u32) -> Self {
+        self.backlog = backlog;
+        self
+    }
+
+    /// Serve HTTPS with this certificate (`req.secure` is then true).
+    ///
+    /// ```no_run
+    /// let tls = webfw::TlsConfig::from_pem_files("cert.pem", "key.pem").unwrap();
+    /// let opts = webfw::ListenOptions::port(443).tls(tls);
+    /// ```
+    pub fn tls(mut self, tls: TlsConfig) -> Self {
+        self.tls = Some(tls);
+        self
+    }
+
+    /// Run on one thread (a tokio `current_thread` runtime) in [`App::listen_with`].
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).single_threaded(true);
+    /// ```
+    pub fn single_threaded(mut self, yes: bool) -> Self {
+        self.single_threaded = yes;
+        self
+    }
+
+    /// How long a client may take to send a request head (default 60 s, as Node).
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).header_read_timeout(std::time::Duration::from_secs(10));
+    /// ```
+    pub fn header_read_timeout(mut self, t: Duration) -> Self {
+        self.header_read_timeout = t;
+        self
+    }
+}
+
+impl From<u16> for ListenOptions {
+    fn from(port: u16) -> Self {
+        ListenOptions::port(port)
+    }
+}
+
+/// A running server: its address, and a graceful shutdown.
+///
+/// ```no_run
+/// # async fn run() -> std::io::Result<()> {
+/// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+/// println!("listening on {}", server.local_addr().unwrap());
+/// server.shutdown().await;
+/// # Ok(()) }
+/// ```
+pub struct Server {
+    addr: Option<SocketAddr>,
+    shutdown: watch::Sender<bool>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// The bound TCP address (None for UNIX sockets).
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.addr
+    }
+
+    /// Stops accepting, lets in-flight requests finish, then returns.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        let _ = self.done.await;
+    }
+
+    /// Waits until the server stops (after [`Server::shutdown`] from elsewhere, or forever).
+    pub async fn wait(self) {
+        let _ = self.done.await;
+    }
+
+    /// A handle that can trigger the graceful shutdown from another task.
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        ShutdownHandle(self.shutdown.clone())
+    }
+}
+
+/// Triggers a [`Server`]'s graceful shutdown.
+#[derive(Clone)]
+pub struct ShutdownHandle(watch::Sender<bool>);
+
+impl ShutdownHandle {
+    /// Starts the graceful shutdown.
+    pub fn shutdown(&self) {
+        let _ = self.0.send(true);
+    }
+}
+
+impl App {
+    /// `app.listen(port, callback)`: serves on `0.0.0.0:port` until Ctrl-C or
+    /// SIGTERM, then shuts down gracefully. Blocks the calling thread.
+    ///
+    /// ```no_run
+    /// let app = webfw::app();
+    /// app.listen(3000, |addr| println!("listening on {addr}")).unwrap();
+    /// ```
+    pub fn listen(self, port: u16, on_ready: impl FnOnce(SocketAddr)) -> io::Result<()> {
+        self.listen_with(ListenOptions::port(port), on_ready)
+    }
+
+    /// `app.listen` with full options. Blocks until Ctrl-C or SIGTERM.
+    ///
+    /// ```no_run
+    /// let app = webfw::app();
+    /// let opts = webfw::ListenOptions::port(8080).host("127.0.0.1").single_threaded(true);
+    /// app.listen_with(opts, |addr| println!("on {addr}")).unwrap();
+    /// ```
+    pub fn listen_with(
+        self,
+        opts: ListenOptions,
+        on_ready: impl FnOnce(SocketAddr),
+    ) -> io::Result<()> {
+        let rt = if opts.single_threaded {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?
+        } else {
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?
+        };
+        rt.block_on(async move {
+            let server = self.bind(opts).await?;
+            if let Some(addr) = server.local_addr() {
+                on_ready(addr);
+            } else {
+                on_ready(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
+            }
+            let handle = server.shutdown_handle();
+            tokio::spawn(async move {
+                wait_for_signal().await;
+                handle.shutdown();
+            });
+            server.wait().await;
+            Ok(())
+        })
+    }
+
+    /// Binds and starts serving in the current tokio runtime; returns at once.
+    ///
+    /// ```no_run
+    /// # async fn run() -> std::io::Result<()> {
+    /// let server = webfw::app().bind(0).await?;
+    /// # server.shutdown().await; Ok(()) }
+    /// ```
+    pub async fn bind(self, opts: impl Into<ListenOptions>) -> io::Result<Server> {
+        let opts = opts.into();
+        let app = self.freeze_root();
+        let (tx, rx) = watch::channel(false);
+        if let Some(path) = &opts.unix {
+            let _ = std::fs::remove_file(path);
+            let listener = tokio::net::UnixListener::bind(path)?;
+            let done = tokio::spawn(accept_loop(listener, app, opts, rx));
+            return Ok(Server {
+                addr: None,
+                shutdown: tx,
+                done,
+            });
+        }
+        let addr = SocketAddr::new(opts.host, opts.port);
+        let socket = if addr.is_ipv4() {
+            TcpSocket::new_v4()?
+        } else {
+            TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        socket.bind(addr)?;
+        let listener: TcpListener = socket.listen(opts.backlog)?;
+        let local = listener.local_addr()?;
+        let done = tokio::spawn(accept_loop(listener, app, opts, rx));
+        Ok(Server {
+            addr: Some(local),
+            shutdown: tx,
+            done,
+        })
+    }
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = match signal(SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// A listening socket: TCP or UNIX.
+trait Accept: Send + 'static {
+    type Stream: AsyncRead + AsyncWrite + Unpin + Send + 'static;
+    fn accept_one(
+        &self,
+    ) -> impl Future<Output = io::Result<(Self::Stream, Option<SocketAddr>)>> + Send;
+}
+
+impl Accept for TcpListener {
+    type Stream = tokio::net::TcpStream;
+    async fn accept_one(&self) -> io::Result<(Self::Stream, Option<SocketAddr>)> {
+        let (s, peer) = self.accept().await?;
+        // Node's default; small responses must not wait for Nagle.
+        let _ = s.set_nodelay(true);
+        Ok((s, Some(peer)))
+    }
+}
+
+#[cfg(unix)]
+impl Accept for tokio::net::UnixListener {
+    type Stream = tokio::net::UnixStream;
+    async fn accept_one(&self) -> io::Result<(Self::Stream, Option<SocketAddr>)> {
+        let (s, _) = self.accept().await?;
+        Ok((s, None))
+    }
+}
+
+async fn accept_loop<L: Accept>(
+    listener: L,
+    app: AppRef,
+    opts: ListenOptions,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let builder = Arc::new(connection_builder(&opts));
+    let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
+    loop {
+        let accepted = tokio::select! {
+            r = listener.accept_one() => r,
+            _ = shutdown.changed() => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
+            Err(_) => continue,
+        };
+        let peer = peer.unwrap_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
+        let app = app.clone();
+        let builder = builder.clone();
+        let watcher = graceful.watcher();
+        let acceptor = tls.clone();
+        tokio::spawn(async move {
+            match acceptor {
+                None => serve(builder, TokioIo::new(stream), app, peer, false, watcher).await,
+                Some(acceptor) => {
+                    if let Ok(stream) = acceptor.accept(stream).await {
+                        serve(builder, TokioIo::new(stream), app, peer, true, watcher).await;
+                    }
+                }
+            }
+        });
+    }
+    graceful.shutdown().await;
+}
+
+fn connection_builder(opts: &ListenOptions) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(opts.header_read_timeout)
+        .max_buf_size(MAX_HEAD_SIZE)
+        .max_headers(2000);
+    builder.http2().timer(TokioTimer::new());
+    builder
+}
+
+/// Serves one connection; the future completes when the connection closes.
+fn serve<I>(
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    io: TokioIo<I>,
+    app: AppRef,
+    peer: SocketAddr,
+    secure: bool,
+    watcher: hyper_util::server::graceful::Watcher,
+) -> impl Future<Output = ()> + Send + 'static
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let shared = Arc::new(Exchange::default());
+    let service = hyper::service::service_fn(move |req: http::Request<Incoming>| {
+        // Reuse the connection's exchange when no earlier request still holds it.
+        let exchange = if Arc::strong_count(&shared) == 1 {
+            shared.reset();
+            shared.clone()
+        } else {
+            Arc::new(Exchange::default())
+        };
+        let (parts, body) = req.into_parts();
+        let request = Request::new(parts, RawBody::Incoming(body), peer, secure, app.clone());
+        let response = Response::new(&request, exchange.clone());
+        let app = app.clone();
+        let chain: ChainFuture = Box::pin(async move {
+            let (mut req, mut res) = (request, response);
+            app.handle_root(&mut req, &mut res).await;
+            (req, res)
+        });
+        Dispatch::new(chain, exchange, crate::final_handler::panic_response)
+    });
+    async move {
+        let conn = builder.serve_connection_with_upgrades(io, service);
+        let _ = watcher.watch(conn).await;
+    }
+}
