@@ -52,7 +52,9 @@ pub struct Request {
     /// The outermost app: its `query parser` is the one that applies.
     pub(crate) top: AppRef,
     pub(crate) route: Option<Arc<RouteInfo>>,
-    locals: Map<String, Value>,
+    /// Boxed: most requests never set one, and the request lives in the
+    /// per-request future whose size matters.
+    locals: Option<Box<Map<String, Value>>>,
     extensions: http::Extensions,
 }
 
@@ -80,11 +82,13 @@ impl Request {
         } else {
             None
         };
+        let mut headers = parts.headers;
+        fold_repeated_headers(&mut headers);
         Request {
             method: parts.method,
             uri: parts.uri,
             version: parts.version,
-            headers: parts.headers,
+            headers,
             body,
             absolute_target,
             url: UrlState {
@@ -100,7 +104,7 @@ impl Request {
             top: app.clone(),
             app,
             route: None,
-            locals: Map::new(),
+            locals: None,
             extensions: http::Extensions::new(),
         }
     }
@@ -163,7 +167,9 @@ impl Request {
         }
     }
 
-    /// All request headers.
+    /// All request headers (`req.headers`), repeated names folded into one
+    /// value as Node does (`, `-joined; `; ` for `cookie`; first wins for
+    /// `content-type`, `user-agent`, … ; `set-cookie` stays a list).
     ///
     /// ```
     /// let req = webfw::Request::for_test(http::Method::GET, "/");
@@ -480,10 +486,7 @@ impl Request {
             return own;
         }
         match self.headers.get("x-forwarded-proto").and_then(header_str) {
-            Some(v) => {
-                let first = v.split(',').next().unwrap_or("").trim();
-                first
-            }
+            Some(v) => v.split(',').next().unwrap_or("").trim(),
             None => own,
         }
     }
@@ -605,7 +608,7 @@ impl Request {
     /// assert_eq!(req.local("user"), Some(&serde_json::json!("tobi")));
     /// ```
     pub fn local(&self, key: &str) -> Option<&Value> {
-        self.locals.get(key)
+        self.locals.as_ref()?.get(key)
     }
 
     /// Sets a per-request value (see [`Request::local`]).
@@ -615,7 +618,7 @@ impl Request {
     /// req.set_local("n", serde_json::json!(1));
     /// ```
     pub fn set_local(&mut self, key: impl Into<String>, value: Value) {
-        self.locals.insert(key.into(), value);
+        self.locals_mut().insert(key.into(), value);
     }
 
     /// All per-request JSON values, mutable.
@@ -626,7 +629,7 @@ impl Request {
     /// assert!(req.local("a").is_some());
     /// ```
     pub fn locals_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.locals
+        self.locals.get_or_insert_with(Box::default)
     }
 
     /// Typed per-request values.
@@ -648,6 +651,67 @@ impl Request {
     /// ```
     pub fn extensions_mut(&mut self) -> &mut http::Extensions {
         &mut self.extensions
+    }
+}
+
+/// Request headers of which Node keeps only the first value when repeated
+/// (`matchKnownFields` in `_http_incoming.js`).
+const FIRST_VALUE_WINS: &[&str] = &[
+    "age",
+    "authorization",
+    "content-length",
+    "content-type",
+    "etag",
+    "expires",
+    "from",
+    "host",
+    "if-modified-since",
+    "if-unmodified-since",
+    "last-modified",
+    "location",
+    "max-forwards",
+    "proxy-authorization",
+    "referer",
+    "retry-after",
+    "server",
+    "user-agent",
+];
+
+/// Folds repeated request headers into one value as Node's `req.headers` does:
+/// `cookie` lines are joined with `; `, the [`FIRST_VALUE_WINS`] headers keep
+/// their first line, `set-cookie` stays a list, and any other header is joined
+/// with `, `. Costs nothing when no name repeats.
+fn fold_repeated_headers(headers: &mut HeaderMap) {
+    if headers.len() == headers.keys_len() {
+        return;
+    }
+    let repeated: Vec<http::HeaderName> = headers
+        .keys()
+        .filter(|name| headers.get_all(*name).iter().nth(1).is_some())
+        .cloned()
+        .collect();
+    for name in repeated {
+        let separator: &[u8] = match name.as_str() {
+            "set-cookie" => continue,
+            "cookie" => b"; ",
+            n if FIRST_VALUE_WINS.contains(&n) => {
+                if let Some(first) = headers.get(&name).cloned() {
+                    headers.insert(name, first);
+                }
+                continue;
+            }
+            _ => b", ",
+        };
+        let mut joined = Vec::new();
+        for (i, v) in headers.get_all(&name).iter().enumerate() {
+            if i > 0 {
+                joined.extend_from_slice(separator);
+            }
+            joined.extend_from_slice(v.as_bytes());
+        }
+        if let Ok(v) = HeaderValue::from_bytes(&joined) {
+            headers.insert(name, v);
+        }
     }
 }
 
@@ -687,4 +751,44 @@ pub(crate) fn pathname(url: &str) -> &str {
     let rest = &url[start..];
     let end = rest.find('?').unwrap_or(rest.len());
     &rest[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(lines: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in lines {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn repeated_headers_fold_like_node() {
+        let mut h = map(&[
+            ("x-custom", "one"),
+            ("x-custom", "two"),
+            ("cookie", "a=1"),
+            ("cookie", "b=2"),
+            ("user-agent", "first"),
+            ("user-agent", "second"),
+            ("set-cookie", "s=1"),
+            ("set-cookie", "s=2"),
+            ("accept", "text/html"),
+        ]);
+        fold_repeated_headers(&mut h);
+        assert_eq!(
+            h.get_all("x-custom").iter().collect::<Vec<_>>(),
+            ["one, two"]
+        );
+        assert_eq!(h.get_all("cookie").iter().collect::<Vec<_>>(), ["a=1; b=2"]);
+        assert_eq!(
+            h.get_all("user-agent").iter().collect::<Vec<_>>(),
+            ["first"]
+        );
+        assert_eq!(h.get_all("set-cookie").iter().count(), 2);
+        assert_eq!(h.get("accept").unwrap(), "text/html");
+    }
 }

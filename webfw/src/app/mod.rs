@@ -26,6 +26,9 @@ pub(crate) use settings::Settings;
 /// when it is unset, so apps behave like Express under the same environment).
 pub const ENV_VAR: &str = "WEBFW_ENV";
 
+const X_POWERED_BY: http::HeaderName = http::HeaderName::from_static("x-powered-by");
+const POWERED_BY_VALUE: HeaderValue = HeaderValue::from_static("webfw");
+
 type MountHook = Box<dyn FnOnce(&App) + Send + Sync>;
 
 /// An application under construction: register settings, middleware and
@@ -497,8 +500,7 @@ impl AppRef {
     /// `expressInit`: the `X-Powered-By` header.
     fn init(&self, res: &mut Response) {
         if self.0.compiled.x_powered_by {
-            res.headers_mut()
-                .insert("x-powered-by", HeaderValue::from_static("webfw"));
+            res.headers_mut().insert(X_POWERED_BY, POWERED_BY_VALUE);
         }
     }
 
@@ -507,7 +509,7 @@ impl AppRef {
         let exit = match self.0.router.as_ref() {
             Some(router) => {
                 self.init(res);
-                router.run(req, res).await
+                router.handle(req, res).await
             }
             None => Exit::Next(None),
         };

@@ -28,3 +28,56 @@ pub fn lookup(ext_or_path: &str) -> &'static str {
             .unwrap_or("application/octet-stream"),
     }
 }
+
+/// The `res.set('Content-Type', …)` value of the most common types, with the
+/// `; charset=utf-8` Express appends, as a static string (no allocation).
+///
+/// ```
+/// use webfw::http::mime::with_utf8_static;
+/// assert_eq!(with_utf8_static("text/plain"), Some("text/plain; charset=utf-8"));
+/// assert_eq!(with_utf8_static("image/png"), Some("image/png"));
+/// assert_eq!(with_utf8_static("text/x-unusual"), None);
+/// ```
+pub fn with_utf8_static(value: &str) -> Option<&'static str> {
+    Some(match value {
+        "text/plain" | "text/plain; charset=utf-8" => "text/plain; charset=utf-8",
+        "text/html" | "text/html; charset=utf-8" => "text/html; charset=utf-8",
+        "application/json" | "application/json; charset=utf-8" => {
+            "application/json; charset=utf-8"
+        }
+        "application/javascript" | "application/javascript; charset=utf-8" => {
+            "application/javascript; charset=utf-8"
+        }
+        "text/css" => "text/css; charset=utf-8",
+        "text/csv" => "text/csv; charset=utf-8",
+        "text/xml" => "text/xml; charset=utf-8",
+        "text/javascript" => "text/javascript; charset=utf-8",
+        "application/octet-stream" => "application/octet-stream",
+        "application/xml" => "application/xml",
+        "image/png" => "image/png",
+        "image/jpeg" => "image/jpeg",
+        "image/gif" => "image/gif",
+        "image/svg+xml" => "image/svg+xml",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn static_values_equal_the_general_rule() {
+        for v in [
+            "text/plain", "text/html", "application/json", "application/javascript",
+            "text/css", "text/csv", "text/xml", "text/javascript", "application/octet-stream",
+            "application/xml", "image/png", "image/jpeg", "image/gif", "image/svg+xml",
+        ] {
+            assert_eq!(
+                with_utf8_static(v).unwrap(),
+                crate::http::content_type::with_default_charset(v),
+                "{v}"
+            );
+        }
+    }
+}

@@ -5,6 +5,7 @@
 //! the server (design decision 4), `on_headers` hooks run just before, and
 //! `on_finish` hooks run once the last byte has been handed to the connection.
 
+mod etag_memo;
 mod send;
 
 use std::sync::Arc;
@@ -43,8 +44,11 @@ pub struct Response {
     conditional: Option<Box<Conditional>>,
     /// The request's `Accept` header, for `redirect`'s negotiation.
     pub(crate) accept: Option<HeaderValue>,
+    /// The request's `Referrer` (else `Referer`) header, for `location('back')`.
+    pub(crate) referrer: Option<HeaderValue>,
     pub(crate) app: AppRef,
-    locals: Map<String, Value>,
+    /// Boxed for the same reason as the request's.
+    locals: Option<Box<Map<String, Value>>>,
     on_headers: Vec<HeadersHook>,
     on_finish: Vec<FinishHook>,
     /// A header value that could not be set; reported by the next send/end
@@ -81,8 +85,12 @@ impl Response {
             method: req.method().clone(),
             conditional,
             accept: h.get(http::header::ACCEPT).cloned(),
+            referrer: h
+                .get("referrer")
+                .or_else(|| h.get(http::header::REFERER))
+                .cloned(),
             app: req.app.clone(),
-            locals: Map::new(),
+            locals: None,
             on_headers: Vec::new(),
             on_finish: Vec::new(),
             deferred: None,
@@ -164,8 +172,7 @@ impl Response {
             return self;
         };
         if name == CONTENT_TYPE {
-            let v = crate::http::content_type::with_default_charset(value);
-            self.insert_value(name, &v);
+            self.set_content_type(value);
         } else {
             self.insert_value(name, value);
         }
@@ -320,10 +327,22 @@ impl Response {
     /// ```
     pub fn type_(&mut self, t: &str) -> &mut Self {
         if t.contains('/') {
-            return self.set("Content-Type", t);
+            self.set_content_type(t);
+        } else {
+            self.set_content_type(crate::http::mime::lookup(t));
         }
-        let mime = crate::http::mime::lookup(t);
-        self.set("Content-Type", mime)
+        self
+    }
+
+    /// `res.set('Content-Type', v)`: the charset rule, with the common values
+    /// served from static strings (this runs on most requests).
+    fn set_content_type(&mut self, value: &str) {
+        if let Some(v) = crate::http::mime::with_utf8_static(value) {
+            self.headers.insert(CONTENT_TYPE, HeaderValue::from_static(v));
+            return;
+        }
+        let v = crate::http::content_type::with_default_charset(value);
+        self.insert_value(CONTENT_TYPE, &v);
     }
 
     /// Alias of [`Response::type_`].
@@ -366,7 +385,11 @@ impl Response {
     /// assert_eq!(res.locals()["title"], "Home");
     /// ```
     pub fn locals(&self) -> &Map<String, Value> {
-        &self.locals
+        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        match &self.locals {
+            Some(m) => m,
+            None => EMPTY.get_or_init(Map::new),
+        }
     }
 
     /// Mutable `res.locals`.
@@ -377,7 +400,7 @@ impl Response {
     /// res.locals_mut().insert("n".into(), serde_json::json!(1));
     /// ```
     pub fn locals_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.locals
+        self.locals.get_or_insert_with(Box::default)
     }
 
     /// `res.app`: the application handling the request.
@@ -418,6 +441,11 @@ impl Response {
 
     pub(crate) fn has_finish_hooks(&self) -> bool {
         !self.on_finish.is_empty()
+    }
+
+    /// Whether any hook could read the headers around the moment they are sent.
+    pub(crate) fn has_hooks(&self) -> bool {
+        !self.on_finish.is_empty() || !self.on_headers.is_empty()
     }
 
     pub(crate) fn run_finish_hooks(&mut self, req: &Request) {
@@ -476,6 +504,12 @@ impl Response {
     }
 
     fn header_name(&mut self, field: &str) -> Option<HeaderName> {
+        // Skip the general parser for the names handlers set most.
+        for known in [CONTENT_TYPE, http::header::LOCATION, http::header::VARY, ETAG] {
+            if field.eq_ignore_ascii_case(known.as_str()) {
+                return Some(known);
+            }
+        }
         match HeaderName::from_bytes(field.as_bytes()) {
             Ok(n) => Some(n),
             Err(_) => {

@@ -105,6 +105,7 @@ impl Response {
                             http::HeaderValue::from_static("text/html; charset=utf-8"),
                         );
                     }
+                    Some(ct) if is_canonical_utf8(ct.as_bytes()) => {}
                     Some(ct) => {
                         let ct = std::str::from_utf8(ct.as_bytes()).unwrap_or("");
                         match crate::http::content_type::set_charset(ct, "utf-8") {
@@ -141,18 +142,31 @@ impl Response {
         let mut chunk = chunk;
         if let Some(body) = &chunk {
             if !self.headers.contains_key(ETAG) {
-                let tag = match &self.app.settings().etag {
-                    EtagMode::Off => None,
-                    EtagMode::Weak => Some(crate::http::etag::entity_tag(body, true)),
-                    EtagMode::Strong => Some(crate::http::etag::entity_tag(body, false)),
-                    EtagMode::Custom(f) => f(body),
-                };
-                if let Some(tag) = tag {
-                    self.insert_value(ETAG, &tag);
+                let mode = self.app.settings().etag.clone();
+                match mode {
+                    EtagMode::Off => {}
+                    EtagMode::Weak => {
+                        let tag = super::etag_memo::entity_tag(body, true);
+                        self.headers.insert(ETAG, tag);
+                    }
+                    EtagMode::Strong => {
+                        let tag = super::etag_memo::entity_tag(body, false);
+                        self.headers.insert(ETAG, tag);
+                    }
+                    EtagMode::Custom(f) => {
+                        if let Some(tag) = f(body) {
+                            self.insert_value(ETAG, &tag);
+                        }
+                    }
                 }
             }
-            self.headers
-                .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
+            // hyper writes the same Content-Length from the body's exact size;
+            // the header is stored only where something can read it (hooks)
+            // or where the body is withheld (HEAD).
+            if self.has_hooks() || *self.method() == http::Method::HEAD {
+                self.headers
+                    .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
+            }
         }
         if self.is_fresh() {
             self.status = 304;
@@ -292,8 +306,23 @@ impl Response {
     /// let mut res = webfw::Response::for_test(&req);
     /// res.location("/a b");
     /// assert_eq!(res.get("location"), Some("/a%20b"));
+    ///
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// req.headers_mut().insert("referer", "/from?q=1".parse().unwrap());
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.location("back");
+    /// assert_eq!(res.get("location"), Some("/from?q=1"));
     /// ```
     pub fn location(&mut self, url: &str) -> &mut Self {
+        // Express 4 (deprecated there): 'back' is the Referrer, else '/'.
+        let url = if url == "back" {
+            self.referrer
+                .as_ref()
+                .and_then(crate::request::header_str)
+                .unwrap_or("/")
+        } else {
+            url
+        };
         let encoded = crate::http::encodeurl::encode_url(url).into_owned();
         self.set("Location", encoded)
     }
@@ -341,5 +370,46 @@ impl Response {
         self.headers
             .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
         self.end_with(body)
+    }
+}
+
+/// True for `type/subtype; charset=utf-8` already in the form `set_charset`
+/// produces (lower-case type, charset the only parameter), which it would
+/// return unchanged.
+fn is_canonical_utf8(ct: &[u8]) -> bool {
+    const SUFFIX: &[u8] = b"; charset=utf-8";
+    let Some(base) = ct.strip_suffix(SUFFIX) else {
+        return false;
+    };
+    let mut slash = 0;
+    for &b in base {
+        match b {
+            b'/' => slash += 1,
+            b'a'..=b'z' | b'0'..=b'9' | b'+' | b'-' | b'.' | b'_' => {}
+            _ => return false,
+        }
+    }
+    slash == 1 && !base.starts_with(b"/") && !base.ends_with(b"/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_canonical_utf8;
+
+    #[test]
+    fn canonical_check_agrees_with_set_charset() {
+        for ct in [
+            "text/html; charset=utf-8",
+            "text/plain; charset=utf-8",
+            "application/vnd.api+json; charset=utf-8",
+            "TEXT/html; charset=utf-8",
+            "text/html; charset=UTF-8",
+            "text/html; a=b; charset=utf-8",
+            "text/html",
+        ] {
+            let unchanged = crate::http::content_type::set_charset(ct, "utf-8")
+                .is_ok_and(|v| v == ct);
+            assert_eq!(is_canonical_utf8(ct.as_bytes()), unchanged, "{ct}");
+        }
     }
 }

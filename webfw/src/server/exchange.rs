@@ -102,7 +102,12 @@ impl Exchange {
 
 /// The future that runs one request's chain and returns the request and
 /// response when it is done.
-pub(crate) type ChainFuture = Pin<Box<dyn Future<Output = (Request, Response)> + Send>>;
+/// It yields the pair only when `on_finish` hooks still need them.
+pub(crate) type ChainFuture = Pin<Box<dyn Future<Output = Option<Finished>> + Send>>;
+
+/// A finished request and response, kept for `on_finish` hooks (boxed: the
+/// pair is large and most responses have no hooks).
+pub(crate) type Finished = Box<(Request, Response)>;
 
 /// What the connection gets back once the head is known.
 pub(crate) type HyperResponse = http::Response<ResponseBody>;
@@ -137,10 +142,10 @@ impl Future for Dispatch {
         };
         let polled = std::panic::catch_unwind(AssertUnwindSafe(|| chain.as_mut().poll(cx)));
         match polled {
-            Ok(Poll::Ready((req, res))) => {
+            Ok(Poll::Ready(done)) => {
                 this.chain = None;
                 let head = this.exchange.take_head();
-                Poll::Ready(Ok(build(head, this, Some((req, res)))))
+                Poll::Ready(Ok(build(head, this, done)))
             }
             Ok(Poll::Pending) => match this.exchange.take_head() {
                 Some(head) => Poll::Ready(Ok(build(Some(head), this, None))),
@@ -155,7 +160,7 @@ impl Future for Dispatch {
     }
 }
 
-fn build(head: Option<Head>, d: &mut Dispatch, done: Option<(Request, Response)>) -> HyperResponse {
+fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperResponse {
     let (status, headers, body) = match head {
         Some(h) => (h.status, h.headers, h.body),
         None => {
@@ -165,7 +170,7 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<(Request, Response)>
             (s, h, HeadBody::Full(b))
         }
     };
-    let finisher = done.filter(|(_, res)| res.has_finish_hooks());
+    let finisher = done;
     let kind = match body {
         HeadBody::Full(b) => Kind::Full(Some(b)),
         HeadBody::Empty => Kind::Full(None),
@@ -198,12 +203,13 @@ enum Kind {
 /// exchange while the rest of the chain runs.
 pub struct ResponseBody {
     kind: Kind,
-    finisher: Option<(Request, Response)>,
+    finisher: Option<Finished>,
 }
 
 impl ResponseBody {
     fn finish(&mut self) {
-        if let Some((req, mut res)) = self.finisher.take() {
+        if let Some(pair) = self.finisher.take() {
+            let (req, mut res) = *pair;
             res.run_finish_hooks(&req);
         }
     }
@@ -244,8 +250,10 @@ impl http_body::Body for ResponseBody {
                         if let Some(rest) = chain.take() {
                             // The response is complete; let the chain finish on its own.
                             tokio::spawn(async move {
-                                let (req, mut res) = rest.await;
-                                res.run_finish_hooks(&req);
+                                if let Some(pair) = rest.await {
+                                    let (req, mut res) = *pair;
+                                    res.run_finish_hooks(&req);
+                                }
                             });
                         }
                         this.finish();
@@ -259,11 +267,9 @@ impl http_body::Body for ResponseBody {
                     continue;
                 };
                 match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
-                    Ok(Poll::Ready((req, res))) => {
+                    Ok(Poll::Ready(done)) => {
                         *chain = None;
-                        if res.has_finish_hooks() {
-                            this.finisher = Some((req, res));
-                        }
+                        this.finisher = done;
                         exchange.lock().ended = true;
                     }
                     Ok(Poll::Pending) => {

@@ -359,6 +359,9 @@ async fn accept_loop<L: Accept>(
         });
     }
     graceful.shutdown().await;
+    // Every connection is done: write out log lines still queued behind a
+    // slow stream before `shutdown()` / `listen` return.
+    crate::logger::flush_all();
 }
 
 fn connection_builder(opts: &ListenOptions) -> auto::Builder<TokioExecutor> {
@@ -395,18 +398,19 @@ where
             Arc::new(Exchange::default())
         };
         let (parts, body) = req.into_parts();
-        let request = Request::new(parts, RawBody::Incoming(body), peer, secure, app.clone());
-        let response = Response::new(&request, exchange.clone());
+        let mut req = Request::new(parts, RawBody::Incoming(body), peer, secure, app.clone());
+        let mut res = Response::new(&req, exchange.clone());
         let app = app.clone();
+        // Kept under glibc's small-allocation size: the router's own future is
+        // boxed separately inside `handle_root`.
         let chain: ChainFuture = Box::pin(async move {
-            let (mut req, mut res) = (request, response);
             app.handle_root(&mut req, &mut res).await;
-            (req, res)
+            res.has_finish_hooks().then(|| Box::new((req, res)))
         });
         Dispatch::new(chain, exchange, crate::final_handler::panic_response)
     });
     async move {
-        let conn = builder.serve_connection_with_upgrades(io, service);
+        let conn = builder.serve_connection(io, service);
         let _ = watcher.watch(conn).await;
     }
 }

@@ -1,0 +1,64 @@
+//! The benchmark target of `../shared/bench`: the same program as
+//! `peers/express/server.js`, written against webfw. One thread
+//! (`current_thread` runtime), as the kit requires.
+//!
+//! Environment: `PORT`, `STATIC_DIR`, `LOG_FILE`, `ROUTES` (see the kit's README).
+
+use serde::Serialize;
+use webfw::prelude::*;
+
+#[derive(Serialize)]
+struct Message {
+    message: &'static str,
+}
+
+fn plaintext(_req: &mut Request, res: &mut Response) -> Result {
+    res.type_("text/plain").send("Hello, World!")
+}
+
+fn json(_req: &mut Request, res: &mut Response) -> Result {
+    res.json(&Message {
+        message: "Hello, World!",
+    })
+}
+
+fn echo_param(req: &mut Request, res: &mut Response) -> Result {
+    let id = req.param("id").unwrap_or_default().to_owned();
+    res.send(id)
+}
+
+macro_rules! pass_through {
+    ($($name:ident),*) => {$(
+        fn $name(_req: &mut Request, _res: &mut Response) -> Result {
+            next()
+        }
+    )*};
+}
+pass_through!(mw1, mw2, mw3, mw4, mw5, mw6, mw7, mw8, mw9, mw10);
+
+fn main() -> std::io::Result<()> {
+    let port: u16 = std::env::var("PORT")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(18080);
+    let routes: usize = std::env::var("ROUTES")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(100);
+
+    let mut app = webfw::app();
+    app.get("/plaintext", plaintext);
+    app.get("/json", json);
+    // `echo-json` and `static` need the body parsers and static files (later issues).
+    app.use_at("/mw", (mw1, mw2, mw3, mw4, mw5, mw6, mw7, mw8, mw9, mw10));
+    app.get("/mw/plaintext", plaintext);
+    // BENCH-LOG: the `/log` scenario is registered here.
+    for k in 0..routes {
+        app.get(format!("/r/route{k}/:id"), echo_param);
+    }
+
+    let opts = webfw::ListenOptions::port(port)
+        .host("127.0.0.1")
+        .single_threaded(true);
+    app.listen_with(opts, |addr| eprintln!("bench server on {addr}"))
+}
