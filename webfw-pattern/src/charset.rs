@@ -132,6 +132,26 @@ impl CharSet {
     /// equivalence (`Canonicalize(x) == Canonicalize(y)`).
     pub(crate) fn case_closed(&self) -> CharSet {
         let mut out = self.clone();
+        if self.ranges.last().is_none_or(|r| r.1 < 0x80) {
+            // ASCII letters only pair with each other (no table needed)
+            for &(a, b) in &self.ranges {
+                for c in a..=b {
+                    let byte = c as u8;
+                    if byte.is_ascii_alphabetic() {
+                        out.ranges.push((
+                            byte.to_ascii_lowercase() as u32,
+                            byte.to_ascii_lowercase() as u32,
+                        ));
+                        out.ranges.push((
+                            byte.to_ascii_uppercase() as u32,
+                            byte.to_ascii_uppercase() as u32,
+                        ));
+                    }
+                }
+            }
+            out.normalize();
+            return out;
+        }
         let mut extra = Vec::new();
         for group in case_groups() {
             if group.iter().any(|&c| self.contains(c)) {
@@ -175,7 +195,7 @@ pub(crate) fn js_canonicalize(c: u32) -> u32 {
         return c;
     }
     let u = u as u32;
-    if u < 0x80 || u > 0xFFFF {
+    if !(0x80..=0xFFFF).contains(&u) {
         return c;
     }
     u
@@ -279,7 +299,10 @@ mod tests {
 
     #[test]
     fn case_mates_are_js_equivalence_classes() {
-        assert_eq!(case_mates('k' as u32), CharSet::from_ranges(&[(75, 75), (107, 107)]));
+        assert_eq!(
+            case_mates('k' as u32),
+            CharSet::from_ranges(&[(75, 75), (107, 107)])
+        );
         let sigma = case_mates('σ' as u32);
         assert!(sigma.contains('ς' as u32) && sigma.contains('Σ' as u32));
         assert_eq!(case_mates('/' as u32), CharSet::single('/' as u32));
@@ -295,5 +318,17 @@ mod tests {
         assert!(!d.contains('/' as u32) && !d.contains('\n' as u32) && d.contains('a' as u32));
         let closed = CharSet::from_ranges(&[('a' as u32, 'c' as u32)]).case_closed();
         assert!(closed.contains('B' as u32) && !closed.contains('D' as u32));
+        // the ASCII shortcut agrees with the table
+        for (a, b) in [
+            (0x20u32, 0x7Eu32),
+            ('k' as u32, 'k' as u32),
+            ('S' as u32, 'Z' as u32),
+        ] {
+            let set = CharSet::from_ranges(&[(a, b)]);
+            let mut wide = set.clone();
+            wide.add(0x10_0000);
+            let via_table = wide.case_closed().difference(&CharSet::single(0x10_0000));
+            assert_eq!(set.case_closed(), via_table);
+        }
     }
 }

@@ -236,10 +236,7 @@ pub(crate) fn compile_path(path: &str, flags: Flags, keys: &mut Vec<KeyRec>) -> 
                         let mut k = a;
                         while k < b {
                             let c = p[k];
-                            if !replaced
-                                && c == '\\'
-                                && k + 1 < b
-                                && !is_line_terminator(p[k + 1])
+                            if !replaced && c == '\\' && k + 1 < b && !is_line_terminator(p[k + 1])
                             {
                                 replaced = true;
                                 out.push(c, cspan);
@@ -290,8 +287,7 @@ pub(crate) fn compile_path(path: &str, flags: Flags, keys: &mut Vec<KeyRec>) -> 
 
     // Unnamed capture groups become numbered keys, in source order.
     let mut name = 0usize;
-    let mut k = 0usize;
-    for (index, _) in scan_groups(&out.chars) {
+    for (k, (index, _)) in scan_groups(&out.chars).into_iter().enumerate() {
         let at = keys_offset + k;
         if at == keys.len() || keys[at].offset > index {
             keys.insert(
@@ -303,7 +299,6 @@ pub(crate) fn compile_path(path: &str, flags: Flags, keys: &mut Vec<KeyRec>) -> 
             );
             name += 1;
         }
-        k += 1;
     }
 
     let end_span = (path.len(), path.len());

@@ -271,6 +271,24 @@ pub(crate) fn emit(mut ast: Ast, insensitive: bool) -> Emitted {
 }
 
 impl Emitter {
+    /// Whether `node` would be emitted as the empty string (only
+    /// backreferences to groups not set yet do that).
+    fn emits_nothing(&self, node: &Node) -> bool {
+        match node {
+            Node::Backref(n) => {
+                !matches!(self.plan.js_groups.get(n - 1), Some(Some(_))) || self.open.contains(n)
+            }
+            Node::Group {
+                kind: GroupKind::NonCapture,
+                alts,
+            } => alts.len() == 1 && alts[0].iter().all(|n| self.emits_nothing(n)),
+            Node::Repeat { node, min, .. } => {
+                (zero_width(node) && *min == 0) || self.emits_nothing(node)
+            }
+            _ => false,
+        }
+    }
+
     fn open_group(&mut self) -> usize {
         let g = self.next_group;
         self.next_group += 1;
@@ -314,7 +332,9 @@ impl Emitter {
             }
         }
         match char::from_u32(c) {
-            Some(ch) => self.out.push_str(&regex::escape(ch.encode_utf8(&mut [0; 4]))),
+            Some(ch) => self
+                .out
+                .push_str(&regex::escape(ch.encode_utf8(&mut [0; 4]))),
             None => self.set(&CharSet::new()), // lone surrogate: never matches
         }
     }
@@ -368,12 +388,14 @@ impl Emitter {
                         self.open.push(*n);
                     }
                     GroupKind::NonCapture => self.out.push_str("(?:"),
-                    GroupKind::Look { ahead, negated } => self.out.push_str(match (ahead, negated) {
-                        (true, false) => "(?=",
-                        (true, true) => "(?!",
-                        (false, false) => "(?<=",
-                        (false, true) => "(?<!",
-                    }),
+                    GroupKind::Look { ahead, negated } => {
+                        self.out.push_str(match (ahead, negated) {
+                            (true, false) => "(?=",
+                            (true, true) => "(?!",
+                            (false, false) => "(?<=",
+                            (false, true) => "(?<!",
+                        })
+                    }
                 }
                 self.alts(alts);
                 self.out.push(')');
@@ -392,6 +414,11 @@ impl Emitter {
                     if *min > 0 {
                         self.node(node);
                     }
+                    return;
+                }
+                // a child that emits nothing (a backreference to a group
+                // that cannot be set yet) is an empty repeat: drop it
+                if self.emits_nothing(node) {
                     return;
                 }
                 let mut members = Vec::new();

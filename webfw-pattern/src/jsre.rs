@@ -27,7 +27,10 @@ pub(crate) enum Node {
     /// `\b` (`negated` = `\B`)
     WordBoundary { negated: bool },
     /// A group of alternatives.
-    Group { kind: GroupKind, alts: Vec<Vec<Node>> },
+    Group {
+        kind: GroupKind,
+        alts: Vec<Vec<Node>>,
+    },
     /// A quantified node.
     Repeat {
         node: Box<Node>,
@@ -78,7 +81,12 @@ struct Parser<'a> {
     names: Vec<(String, usize)>,
     named_refs: Vec<(String, usize, usize)>, // name, node fixup index, pos
     ref_slots: Vec<usize>,
+    depth: usize,
 }
+
+/// Deepest group nesting accepted (the `regex` crate's own limit is 250;
+/// deeper patterns would only overflow the stack).
+const MAX_DEPTH: usize = 250;
 
 /// Parse `s` as a non-Unicode JavaScript regex.
 pub(crate) fn parse(s: &[char]) -> Result<Ast, SyntaxError> {
@@ -92,6 +100,7 @@ pub(crate) fn parse(s: &[char]) -> Result<Ast, SyntaxError> {
         names: Vec::new(),
         named_refs: Vec::new(),
         ref_slots: Vec::new(),
+        depth: 0,
     };
     let mut alts = p.disjunction()?;
     if p.i < s.len() {
@@ -102,7 +111,11 @@ pub(crate) fn parse(s: &[char]) -> Result<Ast, SyntaxError> {
     let named_refs = std::mem::take(&mut p.named_refs);
     for (name, slot, pos) in named_refs {
         let Some(&(_, group)) = p.names.iter().find(|(n, _)| *n == name) else {
-            return err(pos, name.chars().count() + 4, "Invalid named capture referenced");
+            return err(
+                pos,
+                name.chars().count() + 4,
+                "Invalid named capture referenced",
+            );
         };
         p.ref_slots[slot] = group;
     }
@@ -308,7 +321,16 @@ impl Parser<'_> {
             None => seq.push(node),
             Some((min, max)) => {
                 if !quantifiable {
-                    return err(qstart, self.i - qstart, "Nothing to repeat");
+                    let msg = if let Node::Group {
+                        kind: GroupKind::Look { ahead: false, .. },
+                        ..
+                    } = node
+                    {
+                        "Invalid quantifier"
+                    } else {
+                        "Nothing to repeat"
+                    };
+                    return err(qstart, self.i - qstart, msg);
                 }
                 let greedy = if self.peek() == Some('?') {
                     self.i += 1;
@@ -329,7 +351,11 @@ impl Parser<'_> {
 
     fn group(&mut self) -> Result<(Node, bool), SyntaxError> {
         let start = self.i;
+        if self.depth >= MAX_DEPTH {
+            return err(start, 1, "unsupported: groups nested too deeply");
+        }
         self.i += 1; // '('
+        let mut pending_name = None;
         let (kind, quantifiable) = if self.peek() == Some('?') {
             match (self.peek_at(1), self.peek_at(2)) {
                 (Some(':'), _) => {
@@ -366,15 +392,8 @@ impl Parser<'_> {
                         len: 1,
                         msg: "Invalid capture group name",
                     })?;
-                    if self.names.iter().any(|(n, _)| *n == name) {
-                        return err(
-                            name_start,
-                            self.i - 1 - name_start,
-                            "Duplicate capture group name",
-                        );
-                    }
                     self.groups_seen += 1;
-                    self.names.push((name, self.groups_seen));
+                    pending_name = Some((name, name_start, self.i - 1 - name_start));
                     (GroupKind::Capture(self.groups_seen), true)
                 }
                 _ => return err(start, 2, "Invalid group"),
@@ -383,11 +402,20 @@ impl Parser<'_> {
             self.groups_seen += 1;
             (GroupKind::Capture(self.groups_seen), true)
         };
+        self.depth += 1;
         let alts = self.disjunction()?;
+        self.depth -= 1;
         if self.peek() != Some(')') {
             return err(start, 1, "Unterminated group");
         }
         self.i += 1;
+        // V8 registers (and checks) a group name when the group closes
+        if let (Some((name, pos, len)), GroupKind::Capture(n)) = (pending_name, kind) {
+            if self.names.iter().any(|(other, _)| *other == name) {
+                return err(pos, len, "Duplicate capture group name");
+            }
+            self.names.push((name, n));
+        }
         Ok((Node::Group { kind, alts }, quantifiable))
     }
 
@@ -401,7 +429,10 @@ impl Parser<'_> {
                 return if name.is_empty() { None } else { Some(name) };
             }
             let ok = if name.is_empty() {
-                c == '$' || c == '_' || c.is_ascii_alphabetic() || (!c.is_ascii() && c.is_alphabetic())
+                c == '$'
+                    || c == '_'
+                    || c.is_ascii_alphabetic()
+                    || (!c.is_ascii() && c.is_alphabetic())
             } else {
                 c == '$'
                     || c == '_'
@@ -476,7 +507,10 @@ impl Parser<'_> {
 
     /// Legacy octal escape starting at the current digit.
     fn octal(&mut self) -> u32 {
-        let d = |c: Option<char>| c.filter(|c| ('0'..='7').contains(c)).map(|c| c as u32 - '0' as u32);
+        let d = |c: Option<char>| {
+            c.filter(|c| ('0'..='7').contains(c))
+                .map(|c| c as u32 - '0' as u32)
+        };
         let mut value = self.peek().map_or(0, |c| c as u32 - '0' as u32);
         self.i += 1;
         if let Some(v) = d(self.peek()) {
@@ -667,9 +701,29 @@ mod tests {
     #[test]
     fn accepts_annex_b_forms() {
         for ok in [
-            "a{", "a{1", "a{,2}", "]", "}", "x{1,2}?", "[]", "[^]", "\\c", "\\c1", "[\\c1]",
-            "\\8", "\\1", "(a)\\1", "\\k", "(?=a)*", "[\\d-z]", "a|", "(?<n>a)\\k<n>", "\\u12",
-            "\\x4", "(?:)", "",
+            "a{",
+            "a{1",
+            "a{,2}",
+            "]",
+            "}",
+            "x{1,2}?",
+            "[]",
+            "[^]",
+            "\\c",
+            "\\c1",
+            "[\\c1]",
+            "\\8",
+            "\\1",
+            "(a)\\1",
+            "\\k",
+            "(?=a)*",
+            "[\\d-z]",
+            "a|",
+            "(?<n>a)\\k<n>",
+            "\\u12",
+            "\\x4",
+            "(?:)",
+            "",
         ] {
             assert!(p(ok).is_ok(), "{ok}");
         }
@@ -692,7 +746,9 @@ mod tests {
         assert_eq!(e("(?<a>x)\\k"), (7, "Invalid named reference"));
         assert_eq!(e("(?<a>x)\\k<b>"), (7, "Invalid named capture referenced"));
         assert_eq!(e("a\\"), (1, "\\ at end of pattern"));
-        assert_eq!(e("(?<=a)*"), (6, "Nothing to repeat"));
+        assert_eq!(e("(?<=a)*"), (6, "Invalid quantifier"));
+        assert_eq!(e("(?<a>x)(?<a>y)("), (10, "Duplicate capture group name"));
+        assert_eq!(e("(?<a>(?<a>x)"), (0, "Unterminated group"));
     }
 
     #[test]

@@ -56,7 +56,9 @@ fn matches_path_to_regexp_0_1_13_on_node() {
         if let Some(err) = case.get("error") {
             let err = err.as_str().unwrap();
             match compiled {
-                Ok(p) => failures.push(format!("{label}: expected error {err}, got {}", p.source())),
+                Ok(p) => {
+                    failures.push(format!("{label}: expected error {err}, got {}", p.source()))
+                }
                 Err(e) => {
                     if !e.message.ends_with(err) {
                         failures.push(format!("{label}: message {:?} != {err:?}", e.message));
@@ -69,7 +71,10 @@ fn matches_path_to_regexp_0_1_13_on_node() {
                         .max()
                         .unwrap_or(0);
                     if e.offset + e.len > total {
-                        failures.push(format!("{label}: error span {}+{} out of range", e.offset, e.len));
+                        failures.push(format!(
+                            "{label}: error span {}+{} out of range",
+                            e.offset, e.len
+                        ));
                     }
                 }
             }
@@ -83,9 +88,18 @@ fn matches_path_to_regexp_0_1_13_on_node() {
             }
         };
         if p.source() != case["source"].as_str().unwrap() {
-            failures.push(format!("{label}: source {:?} != {}", p.source(), case["source"]));
+            failures.push(format!(
+                "{label}: source {:?} != {}",
+                p.source(),
+                case["source"]
+            ));
         }
-        let keys: Vec<Key> = case["keys"].as_array().unwrap().iter().map(key_of).collect();
+        let keys: Vec<Key> = case["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(key_of)
+            .collect();
         if p.keys() != keys.as_slice() {
             failures.push(format!("{label}: keys {:?} != {keys:?}", p.keys()));
         }
@@ -94,27 +108,49 @@ fn matches_path_to_regexp_0_1_13_on_node() {
         let expected = case["matches"].as_object().unwrap();
         let input0 = case["input"][0].as_str();
         let kind = case["kind"].as_str().unwrap();
-        let fast_slash = kind == "path" && input0 == Some("/") && !case["opts"]["end"].as_bool().unwrap();
+        let fast_slash =
+            kind == "path" && input0 == Some("/") && !case["opts"]["end"].as_bool().unwrap();
         let fast_star = kind == "path" && input0 == Some("*");
         for path in &paths {
             checked += 1;
             let got = p.matches(path);
             // Express' Layer fast paths take precedence over the regex
             if fast_slash {
-                assert_eq!(got, Some(webfw_pattern::Match { len: 0, params: vec![] }), "{label} {path:?}");
+                assert_eq!(
+                    got,
+                    Some(webfw_pattern::Match {
+                        len: 0,
+                        params: vec![]
+                    }),
+                    "{label} {path:?}"
+                );
                 continue;
             }
             if fast_star {
-                assert_eq!(got, Some(webfw_pattern::Match { len: path.len(), params: vec![(0, *path)] }), "{label} {path:?}");
+                assert_eq!(
+                    got,
+                    Some(webfw_pattern::Match {
+                        len: path.len(),
+                        params: vec![(0, *path)]
+                    }),
+                    "{label} {path:?}"
+                );
                 continue;
             }
             match (expected.get(*path), got) {
                 (None, None) => {}
-                (None, Some(m)) => failures.push(format!("{label}: {path:?} matched {m:?}, JS: no")),
-                (Some(want), None) => failures.push(format!("{label}: {path:?} no match, JS: {want}")),
+                (None, Some(m)) => {
+                    failures.push(format!("{label}: {path:?} matched {m:?}, JS: no"))
+                }
+                (Some(want), None) => {
+                    failures.push(format!("{label}: {path:?} no match, JS: {want}"))
+                }
                 (Some(want), Some(m)) => {
                     if want["len"].as_u64().unwrap() as usize != m.len {
-                        failures.push(format!("{label}: {path:?} len {} != {}", m.len, want["len"]));
+                        failures.push(format!(
+                            "{label}: {path:?} len {} != {}",
+                            m.len, want["len"]
+                        ));
                     }
                     if let Some(params) = want.get("params") {
                         let want: BTreeMap<String, String> = params
@@ -143,7 +179,9 @@ fn matches_path_to_regexp_0_1_13_on_node() {
                         path.starts_with(prefix)
                     };
                     if !ok {
-                        failures.push(format!("{label}: {path:?} does not start with prefix {prefix:?}"));
+                        failures.push(format!(
+                            "{label}: {path:?} does not start with prefix {prefix:?}"
+                        ));
                     }
                 }
             }

@@ -283,7 +283,7 @@ impl Request {
         let rest_start = (protohost + removed_len).min(cur.len());
         let rest = &cur[rest_start..];
         let slash_added = protohost == 0 && !rest.starts_with('/');
-        if self.url.owned.is_none() && !slash_added {
+        if self.url.owned.is_none() && !slash_added && protohost == 0 {
             self.url.start += rest_start;
             return false;
         }

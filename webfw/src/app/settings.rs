@@ -407,7 +407,7 @@ fn compile_etag(v: &Setting) -> Result<EtagMode, String> {
         Setting::Value(Value::Bool(false)) | Setting::Value(Value::Null) => Ok(EtagMode::Off),
         Setting::Value(Value::String(s)) if s == "weak" => Ok(EtagMode::Weak),
         Setting::Value(Value::String(s)) if s == "strong" => Ok(EtagMode::Strong),
-        other => Err(format!("unknown value for etag function: {other:?}")),
+        other => Err(format!("unknown value for etag function: {}", js_string(other))),
     }
 }
 
@@ -418,7 +418,10 @@ fn compile_query(v: &Setting) -> Result<QueryParser, String> {
         Setting::Value(Value::Bool(false)) | Setting::Value(Value::Null) => Ok(QueryParser::Off),
         Setting::Value(Value::String(s)) if s == "simple" => Ok(QueryParser::Simple),
         Setting::Value(Value::String(s)) if s == "extended" => Ok(QueryParser::Extended),
-        other => Err(format!("unknown value for query parser function: {other:?}")),
+        other => Err(format!(
+            "unknown value for query parser function: {}",
+            js_string(other)
+        )),
     }
 }
 
@@ -436,6 +439,14 @@ fn compile_trust(v: &Setting) -> Result<Trust, String> {
             Trust::list(&entries).map_err(|e| e.to_string())
         }
         Setting::Value(v) if !truthy(v) => Ok(Trust::none()),
-        other => Err(format!("unknown value for trust proxy: {other:?}")),
+        other => Err(format!("unknown value for trust proxy: {}", js_string(other))),
+    }
+}
+
+/// A setting value as JavaScript's `String(v)` prints it in TypeError messages.
+fn js_string(v: &Setting) -> String {
+    match v {
+        Setting::Value(Value::String(s)) => s.clone(),
+        other => format!("{other:?}"),
     }
 }

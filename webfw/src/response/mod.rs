@@ -249,6 +249,10 @@ impl Response {
     /// ```
     pub fn append(&mut self, field: &str, value: impl AsRef<str>) -> &mut Self {
         if let Some(name) = self.header_name(field) {
+            if !self.headers.contains_key(&name) {
+                // Express: a first value goes through res.set (charset rule).
+                return self.set(field, value);
+            }
             self.append_value(name, value.as_ref());
         }
         self
@@ -561,7 +565,9 @@ impl Response {
         if let Some(err) = self.deferred.take() {
             return Err(err);
         }
-        for hook in std::mem::take(&mut self.on_headers) {
+        // on-headers wraps writeHead once per registration, so the hook
+        // registered last runs first.
+        for hook in std::mem::take(&mut self.on_headers).into_iter().rev() {
             hook(self);
         }
         if !(100..=999).contains(&self.status) {

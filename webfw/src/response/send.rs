@@ -397,7 +397,7 @@ mod tests {
     use super::is_canonical_utf8;
 
     #[test]
-    fn canonical_check_agrees_with_set_charset() {
+    fn canonical_check_implies_set_charset_is_a_no_op() {
         for ct in [
             "text/html; charset=utf-8",
             "text/plain; charset=utf-8",
@@ -409,7 +409,11 @@ mod tests {
         ] {
             let unchanged = crate::http::content_type::set_charset(ct, "utf-8")
                 .is_ok_and(|v| v == ct);
-            assert_eq!(is_canonical_utf8(ct.as_bytes()), unchanged, "{ct}");
+            // The fast check may miss canonical values, but must never claim one
+            // that set_charset would change.
+            if is_canonical_utf8(ct.as_bytes()) {
+                assert!(unchanged, "{ct}");
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ use super::layer::{Layer, LayerKind};
 use super::route::{MethodSel, Route};
 use super::{Params, Router};
 use crate::error::Error;
-use crate::handler::{BoxFuture, Flow, Middleware, Result};
+use crate::handler::{BoxFuture, Flow, HandlerFuture, Middleware, Result};
 use crate::request::Request;
 use crate::response::Response;
 
@@ -234,7 +234,7 @@ impl Router {
             };
             let mut outcome = ParamOutcome::Continue;
             for cb in callbacks {
-                let r = guarded(cb.call(req, res, &value)).await;
+                let r = guarded(|| cb.call(req, res, &value)).await;
                 entry.value = req.params.get(key).unwrap_or_default().to_owned();
                 match r {
                     Ok(Flow::Next) => continue,
@@ -312,11 +312,11 @@ async fn run_handlers(
                 if err.is_some() {
                     continue;
                 }
-                guarded(f.call(req, res)).await
+                guarded(|| f.call(req, res)).await
             }
             Middleware::Error(f) => {
                 let Some(e) = err.take() else { continue };
-                guarded(f.call(e, req, res)).await
+                guarded(|| f.call(e, req, res)).await
             }
             Middleware::Router(r) => {
                 if err.is_some() {
@@ -372,10 +372,10 @@ async fn dispatch_route(
         let result = match h {
             Middleware::Error(f) => {
                 let Some(e) = err.take() else { continue };
-                guarded(f.call(e, req, res)).await
+                guarded(|| f.call(e, req, res)).await
             }
             _ if err.is_some() => continue,
-            Middleware::Handler(f) => guarded(f.call(req, res)).await,
+            Middleware::Handler(f) => guarded(|| f.call(req, res)).await,
             other => {
                 let (step, e) =
                     run_handlers(std::slice::from_ref(other), req, res, None).await;
@@ -415,10 +415,23 @@ fn lower_method(m: &Method) -> Cow<'static, str> {
     })
 }
 
-/// Polls a handler future, turning a panic into a 500 error for this request
-/// (Express turns a synchronous throw into `next(err)`).
-fn guarded<F: Future<Output = Result> + Unpin>(fut: F) -> Guarded<F> {
-    Guarded(fut)
+/// Calls a handler and polls its future, turning a panic in either into a 500
+/// error for this request (Express turns a synchronous throw into `next(err)`).
+fn guarded<'a>(call: impl FnOnce() -> HandlerFuture<'a>) -> Guarded<HandlerFuture<'a>> {
+    match std::panic::catch_unwind(AssertUnwindSafe(call)) {
+        Ok(fut) => Guarded(fut),
+        Err(payload) => Guarded(HandlerFuture::Ready(Some(Err(panic_error(payload))))),
+    }
+}
+
+/// The error a caught panic becomes.
+fn panic_error(payload: Box<dyn std::any::Any + Send>) -> Error {
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "handler panicked".to_owned());
+    Error::new(msg).with_status(500)
 }
 
 struct Guarded<F>(F);
@@ -429,14 +442,7 @@ impl<F: Future<Output = Result> + Unpin> Future for Guarded<F> {
         let fut = &mut self.0;
         match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(fut).poll(cx))) {
             Ok(p) => p,
-            Err(payload) => {
-                let msg = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "handler panicked".to_owned());
-                Poll::Ready(Err(Error::new(msg).with_status(500)))
-            }
+            Err(payload) => Poll::Ready(Err(panic_error(payload))),
         }
     }
 }

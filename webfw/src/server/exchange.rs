@@ -171,6 +171,18 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
         }
     };
     let finisher = done;
+    if !matches!(body, HeadBody::Stream) {
+        if let Some(rest) = d.chain.take() {
+            // The response is complete but the handler is still running (code
+            // after `send`): let it finish, as Node does, then run its hooks.
+            tokio::spawn(async move {
+                if let Some(pair) = rest.await {
+                    let (req, mut res) = *pair;
+                    res.run_finish_hooks(&req);
+                }
+            });
+        }
+    }
     let kind = match body {
         HeadBody::Full(b) => Kind::Full(Some(b)),
         HeadBody::Empty => Kind::Full(None),

@@ -28,6 +28,11 @@ pub use tls::TlsConfig;
 /// Node's limit on the size of a request head: larger heads get 431.
 pub const MAX_HEAD_SIZE: usize = 16 * 1024;
 
+/// hyper's own read-buffer limit. It is set above [`MAX_HEAD_SIZE`] so that
+/// heads between the two reach webfw, which answers 431 exactly as Node does
+/// (no body, no Content-Length); only larger heads get hyper's own 431.
+const HYPER_MAX_BUF: usize = 64 * 1024;
+
 /// Where and how to listen (`app.listen(port, host, backlog)` and more).
 ///
 /// ```
@@ -370,7 +375,7 @@ fn connection_builder(opts: &ListenOptions) -> auto::Builder<TokioExecutor> {
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(opts.header_read_timeout)
-        .max_buf_size(MAX_HEAD_SIZE)
+        .max_buf_size(HYPER_MAX_BUF)
         .max_headers(2000);
     builder.http2().timer(TokioTimer::new());
     builder
@@ -398,12 +403,28 @@ where
             Arc::new(Exchange::default())
         };
         let (parts, body) = req.into_parts();
+        // Requests Node rejects before Express runs.
+        let rejected = if parts.version >= http::Version::HTTP_2 {
+            None
+        } else if head_size(&parts) > MAX_HEAD_SIZE {
+            Some(431)
+        } else if parts.version == http::Version::HTTP_11
+            && !parts.headers.contains_key(http::header::HOST)
+        {
+            Some(400)
+        } else {
+            None
+        };
         let mut req = Request::new(parts, RawBody::Incoming(body), peer, secure, app.clone());
         let mut res = Response::new(&req, exchange.clone());
         let app = app.clone();
         // Kept under glibc's small-allocation size: the router's own future is
         // boxed separately inside `handle_root`.
         let chain: ChainFuture = Box::pin(async move {
+            if let Some(status) = rejected {
+                reject(&mut res, status);
+                return None;
+            }
             app.handle_root(&mut req, &mut res).await;
             res.has_finish_hooks().then(|| Box::new((req, res)))
         });
@@ -413,4 +434,28 @@ where
         let conn = builder.serve_connection(io, service);
         let _ = watcher.watch(conn).await;
     }
+}
+
+/// The size of a request head as Node counts it against its limit: the
+/// request line and every header line.
+fn head_size(parts: &http::request::Parts) -> usize {
+    let target = parts.uri.path_and_query().map_or(1, |p| p.as_str().len());
+    let line = parts.method.as_str().len() + target + 11;
+    parts
+        .headers
+        .iter()
+        .map(|(n, v)| n.as_str().len() + v.len() + 4)
+        .sum::<usize>()
+        + line
+}
+
+/// Node's answer to a request its parser rejects (oversized head: 431; HTTP/1.1
+/// without Host: 400): `Connection: close`, no body and no Content-Length (a
+/// streamed empty body makes hyper omit the length).
+fn reject(res: &mut Response, status: u16) {
+    res.status(status);
+    res.headers_mut()
+        .insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+    let _ = res.write(bytes::Bytes::new());
+    let _ = res.end();
 }

@@ -1,0 +1,349 @@
+//! Parameter callbacks (`app.param`, lists, `router.param`, once per
+//! request per value, local to their router) and `mergeParams`.
+
+mod common;
+
+use common::{TestServer, trace, trace_of};
+use serde_json::json;
+use webfw::prelude::*;
+use webfw::{PathSpec, RouterOptions};
+
+fn send_trace(req: &mut Request, res: &mut Response) -> Result {
+    let t = trace_of(req);
+    res.send(t)
+}
+
+fn send_params(req: &mut Request, res: &mut Response) -> Result {
+    let p = json!(req.params());
+    res.json(&p)
+}
+
+#[tokio::test]
+async fn param_callback_runs_before_the_route_with_the_decoded_value() {
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        req.set_local("user", json!(format!("user-{id}")));
+        next()
+    });
+    app.get("/user/:id", |req: &mut Request, res: &mut Response| {
+        let u = req
+            .local("user")
+            .and_then(|v| v.as_str())
+            .unwrap_or("-")
+            .to_owned();
+        res.send(u)
+    });
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/user/42").await.text(), "user-42");
+    assert_eq!(srv.get("/user/a%20b").await.text(), "user-a b");
+}
+
+#[tokio::test]
+async fn leading_colon_in_the_param_name_is_ignored() {
+    let mut app = webfw::app();
+    app.param(":id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("param {id}"));
+        next()
+    });
+    app.get("/user/:id", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/user/3").await.text(), "param 3");
+}
+
+#[tokio::test]
+async fn callbacks_for_a_list_of_names_run_in_path_key_order() {
+    let mut app = webfw::app();
+    app.params(
+        &["from", "to"],
+        |req: &mut Request, _: &mut Response, v: &str| {
+            trace(req, v);
+            next()
+        },
+    );
+    app.get("/r/:to/:from", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/r/second-key-value/x").await.text(),
+        "second-key-value,x"
+    );
+}
+
+#[tokio::test]
+async fn several_callbacks_for_one_name_run_in_registration_order() {
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, _: &str| {
+        trace(req, "one");
+        next()
+    });
+    app.param("id", |req: &mut Request, _: &mut Response, _: &str| {
+        trace(req, "two");
+        next()
+    });
+    app.get("/u/:id", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/u/1").await.text(), "one,two");
+}
+
+#[tokio::test]
+async fn param_callback_runs_once_per_request_per_value() {
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("param:id={id}"));
+        req.params_mut().set("id", format!("X{id}"));
+        next()
+    });
+    app.get("/user/:id", |req: &mut Request, _: &mut Response| {
+        let s = format!("h1 {}", req.param("id").unwrap_or("-"));
+        trace(req, &s);
+        next()
+    });
+    app.get("/user/:id", |req: &mut Request, res: &mut Response| {
+        let s = format!("h2 {}", req.param("id").unwrap_or("-"));
+        trace(req, &s);
+        send_trace(req, res)
+    });
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/user/1").await.text(), "param:id=1,h1 X1,h2 X1");
+    // A new request gets a fresh cache.
+    assert_eq!(srv.get("/user/1").await.text(), "param:id=1,h1 X1,h2 X1");
+}
+
+#[tokio::test]
+async fn param_callback_reruns_for_a_different_value() {
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("param {id}"));
+        next()
+    });
+    app.use_at("/v/:id", |req: &mut Request, _: &mut Response| {
+        trace(req, "use");
+        next()
+    });
+    app.get("/v/:x/:id", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/v/1/2").await.text(), "param 1,use,param 2");
+    assert_eq!(srv.get("/v/3/3").await.text(), "param 3,use");
+}
+
+#[tokio::test]
+async fn optional_param_that_did_not_match_triggers_no_callback() {
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("param {id}"));
+        next()
+    });
+    app.get("/opt/:id?", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/opt").await.text(), "");
+    assert_eq!(srv.get("/opt/4").await.text(), "param 4");
+}
+
+#[tokio::test]
+async fn param_callbacks_are_local_to_their_router() {
+    let mut router = webfw::router();
+    router.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("router {id}"));
+        next()
+    });
+    router.get("/:id", send_trace);
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("app {id}"));
+        next()
+    });
+    app.use_at("/r", router);
+    app.get("/app/:id", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/r/5").await.text(), "router 5");
+    assert_eq!(srv.get("/app/5").await.text(), "app 5");
+}
+
+#[tokio::test]
+async fn app_param_fires_for_the_app_mount_path_and_router_param_for_its_routes() {
+    let mut router = webfw::router();
+    router.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("router {id}"));
+        next()
+    });
+    router.get("/:id", send_trace);
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("app {id}"));
+        next()
+    });
+    app.use_at("/u/:id", router);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/u/7/8").await.text(), "app 7,router 8");
+}
+
+#[tokio::test]
+async fn next_route_from_a_param_callback_skips_every_route_with_that_value() {
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("param {id}"));
+        if id == "skip" { next_route() } else { next() }
+    });
+    app.get("/s/:id", |req: &mut Request, _: &mut Response| {
+        trace(req, "r1");
+        next()
+    });
+    app.get("/s/:id", |req: &mut Request, _: &mut Response| {
+        trace(req, "r2");
+        next()
+    });
+    app.use_(send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/s/skip").await.text(), "param skip");
+    assert_eq!(srv.get("/s/ok").await.text(), "param ok,r1,r2");
+}
+
+#[tokio::test]
+async fn param_callback_error_goes_to_error_handlers() {
+    let mut app = webfw::app();
+    app.param(
+        "id",
+        |req: &mut Request, _: &mut Response, id: &str| -> Result {
+            trace(req, "param");
+            Err(Error::status_message(404, format!("no user {id}")))
+        },
+    );
+    app.get("/u/:id", |_: &mut Request, res: &mut Response| {
+        res.send("never")
+    });
+    app.get("/u/:id", |_: &mut Request, res: &mut Response| {
+        res.send("never either")
+    });
+    app.use_(|err: Error, req: &mut Request, res: &mut Response| {
+        trace(req, &format!("caught {} {err}", err.status()));
+        let t = trace_of(req);
+        res.status(err.status()).send(t)
+    });
+    let srv = TestServer::start(app).await;
+    let res = srv.get("/u/1").await;
+    assert_eq!(res.status, 404);
+    assert_eq!(res.text(), "param,caught 404 no user 1");
+}
+
+#[tokio::test]
+async fn param_callback_can_answer_the_request() {
+    let mut app = webfw::app();
+    app.param("id", |_: &mut Request, res: &mut Response, id: &str| {
+        if id == "0" {
+            res.status(404).send("no such user")
+        } else {
+            next()
+        }
+    });
+    app.get("/u/:id", |_: &mut Request, res: &mut Response| {
+        res.send("found")
+    });
+    let srv = TestServer::start(app).await;
+    let res = srv.get("/u/0").await;
+    assert_eq!(res.status, 404);
+    assert_eq!(res.text(), "no such user");
+    assert_eq!(srv.get("/u/1").await.text(), "found");
+}
+
+async fn async_param(req: &mut Request, _: &mut Response, id: &str) -> Result {
+    tokio::task::yield_now().await;
+    let v = format!("async {id}");
+    trace(req, &v);
+    next()
+}
+
+#[tokio::test]
+async fn async_param_callback_is_awaited() {
+    let mut app = webfw::app();
+    app.param("id", async_param);
+    app.get("/u/:id", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/u/9").await.text(), "async 9");
+}
+
+// ---- mergeParams ----
+
+fn merging() -> Router {
+    webfw::Router::with_options(RouterOptions {
+        merge_params: true,
+        ..Default::default()
+    })
+}
+
+#[tokio::test]
+async fn merge_params_keeps_the_parent_params() {
+    let mut router = merging();
+    router.get("/posts/:pid", send_params);
+    let mut app = webfw::app();
+    app.use_at("/users/:uid", router);
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/users/1/posts/2").await.text(),
+        r#"{"uid":"1","pid":"2"}"#
+    );
+}
+
+#[tokio::test]
+async fn without_merge_params_only_the_router_params_are_visible() {
+    let mut router = webfw::router();
+    router.get("/posts/:pid", send_params);
+    let mut app = webfw::app();
+    app.use_at("/users/:uid", router);
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/users/1/posts/2").await.text(), r#"{"pid":"2"}"#);
+}
+
+#[tokio::test]
+async fn merged_child_params_override_parent_params_of_the_same_name() {
+    let mut router = merging();
+    router.get("/b/:id", send_params);
+    let mut app = webfw::app();
+    app.use_at("/a/:id", router);
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/a/parent/b/child").await.json(),
+        json!({"id": "child"})
+    );
+}
+
+#[tokio::test]
+async fn merged_numeric_keys_are_shifted_after_the_parent_ones() {
+    let mut router = merging();
+    router.get(
+        PathSpec::regex(r"^\/(\w+)\.(\w+)$"),
+        |req: &mut Request, res: &mut Response| {
+            let s = serde_json::to_string(req.params()).unwrap();
+            res.send(s)
+        },
+    );
+    let mut app = webfw::app();
+    app.use_at(PathSpec::regex(r"^\/num\/(\d+)"), router);
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/num/10/profile.json").await.text(),
+        r#"{"0":"10","1":"profile","2":"json"}"#
+    );
+}
+
+#[tokio::test]
+async fn parent_params_are_restored_after_a_router_passes() {
+    let mut router = webfw::router();
+    router.get("/:b", |req: &mut Request, _: &mut Response| {
+        let s = format!("inner {}", serde_json::to_string(req.params()).unwrap());
+        trace(req, &s);
+        next()
+    });
+    let mut app = webfw::app();
+    app.use_at(
+        "/x/:a",
+        (router, |req: &mut Request, res: &mut Response| {
+            let s = format!("outer {}", serde_json::to_string(req.params()).unwrap());
+            trace(req, &s);
+            send_trace(req, res)
+        }),
+    );
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/x/1/2").await.text(),
+        r#"inner {"b":"2"},outer {"a":"1"}"#
+    );
+}

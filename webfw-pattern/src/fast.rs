@@ -1,0 +1,282 @@
+//! Regex-free matchers for the two most common shapes of string paths, with
+//! exactly the semantics of the regex path-to-regexp builds for them:
+//!
+//! * [`Literal`]: no parameters and no regex syntax (`/plaintext`, a
+//!   `use("/mw")` mount path);
+//! * [`Segments`]: literal text and whole-segment parameters `/:name` (also
+//!   `/:name?`), e.g. `/users/:id/books/:bookId`. Such a parameter is
+//!   `(?:\/([^/]+?))` followed by a `/` or the end, so it always spans up to
+//!   the next `/`; the only choices are whether optional parameters are
+//!   present (tried first, as the greedy `?` does).
+
+use crate::Options;
+
+/// Characters that make a path more than literal text for path-to-regexp.
+const SPECIAL: &[char] = &[
+    '\\', '(', ')', '[', ']', '{', '}', '|', '^', '$', '+', '?', '*', ':',
+];
+
+/// What follows the last literal text (path-to-regexp's suffix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tail {
+    /// `\/?$`
+    LooseEnd,
+    /// `\/?(?=\/|$)`
+    LoosePrefix,
+    /// `$`
+    StrictEnd,
+    /// `(?=\/|$)`
+    StrictPrefix,
+    /// nothing (strict, `end: false`, the path ends with `/`)
+    StrictOpen,
+}
+
+impl Tail {
+    /// The end of the match given the text after the last literal at `n`.
+    #[inline]
+    fn end(self, p: &[u8], n: usize) -> Option<usize> {
+        let rest = &p[n..];
+        match self {
+            Tail::LooseEnd => (rest.is_empty() || rest == b"/").then_some(p.len()),
+            Tail::LoosePrefix => match rest {
+                [] => Some(n),
+                [b'/'] | [b'/', b'/', ..] => Some(n + 1),
+                [b'/', ..] => Some(n),
+                _ => None,
+            },
+            Tail::StrictEnd => rest.is_empty().then_some(n),
+            Tail::StrictPrefix => (rest.is_empty() || rest[0] == b'/').then_some(n),
+            Tail::StrictOpen => Some(n),
+        }
+    }
+}
+
+/// The literal that ends a path and the suffix rule after it: a
+/// non-strict path loses one trailing `/` (path-to-regexp makes it optional).
+fn split_tail(last: &str, opts: Options) -> (&str, Tail) {
+    match (opts.strict, opts.end) {
+        (false, true) => (last.strip_suffix('/').unwrap_or(last), Tail::LooseEnd),
+        (false, false) => (last.strip_suffix('/').unwrap_or(last), Tail::LoosePrefix),
+        (true, true) => (last, Tail::StrictEnd),
+        (true, false) if last.ends_with('/') => (last, Tail::StrictOpen),
+        (true, false) => (last, Tail::StrictPrefix),
+    }
+}
+
+/// Literal text compared ASCII-case-insensitively (or exactly): stored
+/// lower-cased with a mask that has bit 0x20 set at letters, so a path byte
+/// `b` matches iff `b | mask == text` (8 bytes at a time).
+#[derive(Clone, Debug)]
+pub(crate) struct Lit {
+    text: Box<[u8]>,
+    mask: Box<[u8]>,
+}
+
+impl Lit {
+    pub(crate) fn new(text: &str, insensitive: bool) -> Lit {
+        let fold = |b: u8| insensitive && b.is_ascii_alphabetic();
+        Lit {
+            text: text
+                .bytes()
+                .map(|b| if fold(b) { b.to_ascii_lowercase() } else { b })
+                .collect(),
+            mask: text
+                .bytes()
+                .map(|b| if fold(b) { 0x20 } else { 0 })
+                .collect(),
+        }
+    }
+
+    /// Does `p[at..]` start with this literal? The position after it.
+    #[inline]
+    pub(crate) fn eat(&self, p: &[u8], at: usize) -> Option<usize> {
+        let n = self.text.len();
+        let end = at.checked_add(n)?;
+        let head = p.get(at..end)?;
+        let mut i = 0;
+        while i + 8 <= n {
+            if word(head, i) | word(&self.mask, i) != word(&self.text, i) {
+                return None;
+            }
+            i += 8;
+        }
+        while i < n {
+            if head[i] | self.mask[i] != self.text[i] {
+                return None;
+            }
+            i += 1;
+        }
+        Some(end)
+    }
+}
+
+/// Eight bytes of `s` at `i` as one word.
+#[inline(always)]
+fn word(s: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&s[i..i + 8]);
+    u64::from_ne_bytes(w)
+}
+
+/// Literal text that passes through path-to-regexp unchanged (but for `.`)?
+fn plain(text: &str, opts: Options) -> bool {
+    !text.contains(SPECIAL) && (opts.sensitive || text.is_ascii())
+}
+
+/// A path without parameters or regex syntax.
+#[derive(Clone, Debug)]
+pub(crate) struct Literal {
+    /// the literal every match starts with (ASCII when case-insensitive)
+    text: Lit,
+    tail: Tail,
+}
+
+impl Literal {
+    pub(crate) fn new(path: &str, opts: Options) -> Option<Literal> {
+        if !plain(path, opts) {
+            return None;
+        }
+        let (text, tail) = split_tail(path, opts);
+        Some(Literal {
+            text: Lit::new(text, !opts.sensitive),
+            tail,
+        })
+    }
+
+    /// The length of the match.
+    #[inline]
+    pub(crate) fn matches(&self, path: &str) -> Option<usize> {
+        let p = path.as_bytes();
+        let n = self.text.eat(p, 0)?;
+        self.tail.end(p, n)
+    }
+}
+
+/// At most this many parameters (their spans live on the stack).
+const MAX_PARAMS: usize = 8;
+/// Byte spans of the parameters that are present.
+pub(crate) type Spans = [Option<(usize, usize)>; MAX_PARAMS];
+
+/// At most this many optional parameters (each one doubles the worst case).
+const MAX_OPTIONAL: usize = 3;
+
+#[derive(Clone, Debug)]
+struct Param {
+    optional: bool,
+    /// literal text after the parameter (starts with `/` unless empty)
+    after: Lit,
+}
+
+/// Literal text and `/:name` / `/:name?` parameters.
+#[derive(Clone, Debug)]
+pub(crate) struct Segments {
+    head: Lit,
+    params: Vec<Param>,
+    tail: Tail,
+}
+
+/// Parse `/:name` at `s[i..]` (`i` at the `/`); returns (optional, end).
+fn param_at(s: &[u8], i: usize) -> Option<(bool, usize)> {
+    if s.get(i) != Some(&b'/') || s.get(i + 1) != Some(&b':') {
+        return None;
+    }
+    let mut j = i + 2;
+    while s
+        .get(j)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    {
+        j += 1;
+    }
+    if j == i + 2 {
+        return None;
+    }
+    let optional = s.get(j) == Some(&b'?');
+    if optional {
+        j += 1;
+    }
+    // the parameter must end its segment
+    match s.get(j) {
+        None | Some(b'/') => Some((optional, j)),
+        _ => None,
+    }
+}
+
+impl Segments {
+    pub(crate) fn new(path: &str, opts: Options) -> Option<Segments> {
+        let s = path.as_bytes();
+        let mut chunks: Vec<&str> = Vec::new(); // literal chunks between params
+        let mut optional: Vec<bool> = Vec::new();
+        let mut start = 0;
+        let mut i = 0;
+        while i < s.len() {
+            if let Some((opt, end)) = param_at(s, i) {
+                chunks.push(&path[start..i]);
+                optional.push(opt);
+                start = end;
+                i = end;
+            } else {
+                i += 1;
+            }
+        }
+        chunks.push(&path[start..]);
+        let n = optional.len();
+        if n == 0
+            || n > MAX_PARAMS
+            || optional.iter().filter(|o| **o).count() > MAX_OPTIONAL
+            || !chunks.iter().all(|c| plain(c, opts))
+        {
+            return None;
+        }
+        let (last, tail) = split_tail(chunks[n], opts);
+        let insensitive = !opts.sensitive;
+        let params = (0..n)
+            .map(|k| Param {
+                optional: optional[k],
+                after: Lit::new(if k + 1 == n { last } else { chunks[k + 1] }, insensitive),
+            })
+            .collect();
+        Some(Segments {
+            head: Lit::new(chunks[0], insensitive),
+            params,
+            tail,
+        })
+    }
+
+    /// The match length and the span of every parameter that is present.
+    #[inline]
+    pub(crate) fn matches(&self, path: &str) -> Option<(usize, Spans)> {
+        let p = path.as_bytes();
+        let pos = self.head.eat(p, 0)?;
+        let mut spans = [None; MAX_PARAMS];
+        let end = self.step(p, pos, 0, &mut spans)?;
+        Some((end, spans))
+    }
+
+    fn step(&self, p: &[u8], pos: usize, k: usize, spans: &mut Spans) -> Option<usize> {
+        let Some(param) = self.params.get(k) else {
+            return self.tail.end(p, pos);
+        };
+        let after = &param.after;
+        if p.get(pos) == Some(&b'/') {
+            let s = pos + 1;
+            let e = p[s..]
+                .iter()
+                .position(|&c| c == b'/')
+                .map_or(p.len(), |x| s + x);
+            if e > s
+                && let Some(next) = after.eat(p, e)
+            {
+                spans[k] = Some((s, e));
+                if let Some(end) = self.step(p, next, k + 1, spans) {
+                    return Some(end);
+                }
+                spans[k] = None;
+            }
+        }
+        if param.optional {
+            let next = after.eat(p, pos)?;
+            return self.step(p, next, k + 1, spans);
+        }
+        None
+    }
+}
