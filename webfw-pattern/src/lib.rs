@@ -22,7 +22,8 @@
 //!
 //! # Matching engines
 //!
-//! Each pattern picks the cheapest engine that gives JavaScript's result:
+//! Each pattern picks the cheapest engine that gives JavaScript's result
+//! ([`Pattern::engine`] tells which one):
 //!
 //! 1. **fast paths**: `"/"` with `end: false` (matches everything, no params,
 //!    length 0) and `"*"` (matches everything, param `0` = whole path), as in
@@ -31,35 +32,49 @@
 //!    `/plaintext`, `use("/mw")`): a byte comparison (ASCII case-insensitive
 //!    unless `sensitive`) plus the trailing-slash / `end` / `strict` rules; no
 //!    regex runs and nothing is allocated;
-//! 3. **`regex` crate**: everything without look-around or backreferences.
-//!    The trailing `(?=\/|$)` of `end: false` is matched as a consuming group
-//!    (same result, `regex` has no look-around), and `((?:(?!\/|-).)+?)` of
-//!    `/:from-:to` becomes the class `[^/\-…]`;
-//! 4. **`fancy-regex`**: anything else (other look-arounds, backreferences).
+//! 3. **segments**: literal text and whole-segment parameters `/:name` or
+//!    `/:name?` (`/users/:id/books/:bookId`): a parameter always spans up to
+//!    the next `/`, so a scan does it; only the returned `Vec` is allocated;
+//! 4. **`regex` crate**: everything else without look-around or
+//!    backreferences. The trailing `(?=\/|$)` of `end: false` is matched as a
+//!    consuming group (same result, `regex` has no look-around), and
+//!    `((?:(?!\/|-).)+?)` of `/:from-:to` becomes the class `[^/\-…]`;
+//! 5. **`fancy-regex`**: anything else (other look-arounds, backreferences).
 //!    If its backtracking limit is exceeded the path does not match.
 //!
 //! The JavaScript source is translated, not reused: character classes are
 //! spelled out (`\d`, `\w` and `\b` are ASCII as in JavaScript, `.` excludes
 //! line terminators) and case-insensitivity applies JavaScript's
-//! non-Unicode rules (`k` never matches the Kelvin sign `K`).
+//! non-Unicode rules (`k` never matches the Kelvin sign `K`). The engines are
+//! checked against golden data recorded from path-to-regexp 0.1.13 on
+//! Node.js 20 (`tests/oracle`).
 //!
 //! # Known differences from JavaScript
 //!
 //! Only for inputs or patterns a web router never sees in practice:
-//! characters outside the Basic Multilingual Plane are one character here and
-//! two UTF-16 code units in JavaScript; a backreference is compared
-//! case-sensitively even when the pattern is case-insensitive; a look-behind
-//! must have a bounded length (otherwise [`Pattern::new`] fails with an
-//! "unsupported" error); in a quantified group that can match the empty
-//! string, captures of an empty last iteration are reported absent rather
-//! than taken from the previous iteration.
+//!
+//! * characters outside the Basic Multilingual Plane are one character here
+//!   and two UTF-16 code units in JavaScript;
+//! * a backreference is compared case-sensitively even when the pattern is
+//!   case-insensitive;
+//! * a look-behind must have a bounded length (otherwise compiling fails with
+//!   an "unsupported by webfw's matcher" error); very large counted
+//!   repetitions (`a{100000}`) can fail the same way;
+//! * JavaScript resets the captures of a quantified group at every iteration
+//!   and rejects empty iterations beyond the minimum; reported params follow
+//!   that (captures not set by the last iteration, or set by a rejected empty
+//!   one, are absent), but a capture that JavaScript keeps from an earlier
+//!   iteration because the last one was rejected (`(a|){1,2}`) is not
+//!   recovered, and a backreference inside such a loop sees the stale value.
 
 #![forbid(unsafe_code)]
 
 mod charset;
 mod compile;
 mod emit;
+mod fast;
 mod jsre;
+pub mod logfmt;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -311,7 +326,8 @@ enum Engine {
     Slash,
     /// `"*"`
     Star,
-    Literal(Literal),
+    Literal(fast::Literal),
+    Segments(fast::Segments),
     Regex(Box<Compiled<regex::Regex>>),
     Fancy(Box<Compiled<fancy_regex::Regex>>),
 }
@@ -322,89 +338,6 @@ struct Compiled<R> {
     plan: Plan,
     /// whether captures are needed (params or a rewritten look-ahead)
     captures: bool,
-}
-
-#[derive(Clone, Debug)]
-struct Literal {
-    /// the literal every match starts with (ASCII when case-insensitive)
-    text: Box<str>,
-    insensitive: bool,
-    mode: LitMode,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LitMode {
-    /// `^text\/?$`
-    LooseEnd,
-    /// `^text\/?(?=\/|$)`
-    LoosePrefix,
-    /// `^text$`
-    StrictEnd,
-    /// `^text(?=\/|$)`
-    StrictPrefix,
-    /// `^text` (strict, `end: false`, path ends with `/`)
-    StrictOpen,
-}
-
-impl Literal {
-    fn matches(&self, path: &str) -> Option<usize> {
-        let t = self.text.as_bytes();
-        let p = path.as_bytes();
-        if p.len() < t.len() {
-            return None;
-        }
-        let head = &p[..t.len()];
-        let same = if self.insensitive {
-            head.eq_ignore_ascii_case(t)
-        } else {
-            head == t
-        };
-        if !same {
-            return None;
-        }
-        let n = t.len();
-        let rest = &p[n..];
-        match self.mode {
-            LitMode::LooseEnd => (rest.is_empty() || rest == b"/").then_some(p.len()),
-            LitMode::LoosePrefix => match rest {
-                [] => Some(n),
-                [b'/'] | [b'/', b'/', ..] => Some(n + 1),
-                [b'/', ..] => Some(n),
-                _ => None,
-            },
-            LitMode::StrictEnd => rest.is_empty().then_some(n),
-            LitMode::StrictPrefix => (rest.is_empty() || rest[0] == b'/').then_some(n),
-            LitMode::StrictOpen => Some(n),
-        }
-    }
-}
-
-/// A literal string path (no parameters, no regex syntax)?
-fn literal_engine(path: &str, opts: Options) -> Option<Literal> {
-    const SPECIAL: &[char] = &[
-        '\\', '(', ')', '[', ']', '{', '}', '|', '^', '$', '+', '?', '*', ':',
-    ];
-    if path.contains(SPECIAL) || (!opts.sensitive && !path.is_ascii()) {
-        return None;
-    }
-    let (text, mode) = match (opts.strict, opts.end) {
-        (false, end) => (
-            path.strip_suffix('/').unwrap_or(path),
-            if end {
-                LitMode::LooseEnd
-            } else {
-                LitMode::LoosePrefix
-            },
-        ),
-        (true, true) => (path, LitMode::StrictEnd),
-        (true, false) if path.ends_with('/') => (path, LitMode::StrictOpen),
-        (true, false) => (path, LitMode::StrictPrefix),
-    };
-    Some(Literal {
-        text: text.into(),
-        insensitive: !opts.sensitive,
-        mode,
-    })
 }
 
 fn flags_str(insensitive: bool) -> &'static str {
@@ -500,8 +433,10 @@ impl Pattern {
             Engine::Slash
         } else if path == "*" {
             Engine::Star
-        } else if let Some(lit) = literal_engine(path, opts) {
+        } else if let Some(lit) = fast::Literal::new(path, opts) {
             Engine::Literal(lit)
+        } else if let Some(seg) = fast::Segments::new(path, opts) {
+            Engine::Segments(seg)
         } else {
             regex_engine(ast, insensitive, (0, path.len()), &source)?
         };
@@ -613,8 +548,8 @@ impl Pattern {
         let src = Source::verbatim(source);
         let shown = compile::v8_source(&src.chars);
         let keys = compile::regex_keys(&src.chars);
-        let ast =
-            jsre::parse(&src.chars).map_err(|e| syntax_error(&e, &src, source.len(), source, false))?;
+        let ast = jsre::parse(&src.chars)
+            .map_err(|e| syntax_error(&e, &src, source.len(), source, false))?;
         let prefix = prefix::literal_prefix_folded(&ast.alts, false, !opts.sensitive);
         let engine = regex_engine(ast, false, (0, source.len()), &shown)?;
         Ok(Pattern {
@@ -726,6 +661,16 @@ impl Pattern {
                 len,
                 params: Vec::new(),
             }),
+            Engine::Segments(seg) => {
+                let (len, spans) = seg.matches(path)?;
+                let mut params = Vec::with_capacity(self.keys.len());
+                for (k, span) in spans.iter().enumerate().take(self.keys.len()) {
+                    if let Some((a, b)) = *span {
+                        self.push_param(&mut params, k, &path[a..b]);
+                    }
+                }
+                Some(Match { len, params })
+            }
             Engine::Regex(c) => {
                 if !c.captures {
                     let m = c.re.find(path)?;
@@ -750,6 +695,41 @@ impl Pattern {
         }
     }
 
+    /// Record `value` for key `j`: a key naming a property that already has
+    /// a value replaces it (Express assigns `params[name]` in capture order).
+    #[inline]
+    fn push_param<'p>(&self, params: &mut Vec<(usize, &'p str)>, j: usize, value: &'p str) {
+        let key = &self.keys[j];
+        match params
+            .iter_mut()
+            .find(|(k, _)| *k == j || self.keys[*k].same_property(key))
+        {
+            Some(slot) => slot.1 = value,
+            None => params.push((j, value)),
+        }
+    }
+
+    /// Which matcher runs this pattern (for tests and debugging):
+    /// `"slash"`, `"star"`, `"literal"`, `"segments"`, `"regex"` or `"fancy-regex"`.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// assert_eq!(Pattern::new("/plaintext", Options::route()).unwrap().engine(), "literal");
+    /// assert_eq!(Pattern::new("/r/route9/:id", Options::route()).unwrap().engine(), "segments");
+    /// assert_eq!(Pattern::new("/:from-:to", Options::route()).unwrap().engine(), "regex");
+    /// assert_eq!(Pattern::new("/a(?!b)", Options::route()).unwrap().engine(), "fancy-regex");
+    /// ```
+    pub fn engine(&self) -> &'static str {
+        match self.engine {
+            Engine::Slash => "slash",
+            Engine::Star => "star",
+            Engine::Literal(_) => "literal",
+            Engine::Segments(_) => "segments",
+            Engine::Regex(_) => "regex",
+            Engine::Fancy(_) => "fancy-regex",
+        }
+    }
+
     fn build<'p>(
         &self,
         path: &'p str,
@@ -762,7 +742,7 @@ impl Pattern {
             .iter()
             .find_map(|&g| get(g))
             .map_or(whole.1, |s| s.1);
-        let mut params: Vec<(usize, &'p str)> = Vec::new();
+        let mut params: Vec<(usize, &'p str)> = Vec::with_capacity(self.keys.len());
         for (j, g) in plan.js_groups.iter().enumerate() {
             let Some(g) = g else { continue };
             let Some((a, b)) = get(*g) else { continue };
@@ -774,23 +754,13 @@ impl Pattern {
                 f.members.contains(&j)
                     && match get(f.hidden) {
                         None => true,
-                        Some((ha, hb)) => {
-                            a < ha || b > hb || (f.unset_if_empty && ha == hb)
-                        }
+                        Some((ha, hb)) => a < ha || b > hb || (f.unset_if_empty && ha == hb),
                     }
             });
             if reset {
                 continue;
             }
-            let value = &path[a..b];
-            let key = &self.keys[j];
-            match params
-                .iter_mut()
-                .find(|(k, _)| self.keys[*k].same_property(key))
-            {
-                Some(slot) => slot.1 = value,
-                None => params.push((j, value)),
-            }
+            self.push_param(&mut params, j, &path[a..b]);
         }
         Match {
             len: end.saturating_sub(whole.0),
@@ -810,7 +780,11 @@ mod prefix {
 
     /// `insensitive`: how the regex matches; `fold`: lower-case the result
     /// (and stop at non-ASCII).
-    pub(crate) fn literal_prefix_folded(alts: &[Vec<Node>], insensitive: bool, fold: bool) -> String {
+    pub(crate) fn literal_prefix_folded(
+        alts: &[Vec<Node>],
+        insensitive: bool,
+        fold: bool,
+    ) -> String {
         let fold = fold || insensitive;
         let mut result: Option<String> = None;
         for alt in alts {

@@ -1,0 +1,321 @@
+//! The logger over real sockets: when lines are written, what they contain,
+//! several instances, immediate mode, timing tokens, slow and failing
+//! streams, and the flush at graceful shutdown.
+
+mod common;
+
+use std::io::{self, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::{TestServer, guard, request};
+use webfw::logger::{LogStream, LoggerOptions, Tokens, logger};
+use webfw::prelude::*;
+
+/// Reports "a write started" and waits for "go on".
+type Gate = Arc<Mutex<(mpsc::Sender<()>, mpsc::Receiver<()>)>>;
+
+/// A writer into shared memory, optionally held at a gate or failing.
+#[derive(Clone, Default)]
+struct Capture {
+    out: Arc<Mutex<Vec<u8>>>,
+    /// When set, each write first reports itself, then waits for a release.
+    gate: Option<Gate>,
+    delay: Duration,
+    fail: bool,
+}
+
+impl Capture {
+    fn text(&self) -> String {
+        String::from_utf8(self.out.lock().unwrap().clone()).unwrap()
+    }
+    fn lines(&self) -> Vec<String> {
+        self.text().lines().map(str::to_owned).collect()
+    }
+}
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.fail {
+            return Err(io::Error::other("no space left"));
+        }
+        if let Some(gate) = &self.gate {
+            let g = gate.lock().unwrap();
+            let _ = g.0.send(());
+            let _ = g.1.recv_timeout(Duration::from_secs(20));
+        }
+        std::thread::sleep(self.delay);
+        self.out.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn ok(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("ok")
+}
+
+#[tokio::test]
+async fn combined_line_is_written_before_the_response_is_complete() {
+    let cap = Capture::default();
+    let mut app = webfw::app();
+    app.use_(logger("combined", LoggerOptions::new().stream(cap.clone())));
+    app.get("/ok", ok);
+    let srv = TestServer::start(app).await;
+    let res = srv
+        .get_with(
+            "/ok?x=1",
+            &[
+                ("User-Agent", "kit/1"),
+                ("Referer", "http://ref/"),
+                ("Authorization", "Basic dXNlcjpwYXNz"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 200);
+    let lines = cap.lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let line = &lines[0];
+    assert!(line.starts_with("127.0.0.1 - user ["), "{line}");
+    assert!(
+        line.ends_with("] \"GET /ok?x=1 HTTP/1.1\" 200 2 \"http://ref/\" \"kit/1\""),
+        "{line}"
+    );
+}
+
+#[tokio::test]
+async fn several_instances_each_with_format_options_and_stream() {
+    let errors = Capture::default();
+    let all = Capture::default();
+    let mut app = webfw::app();
+    app.use_(logger(
+        "tiny",
+        LoggerOptions::new()
+            .stream(errors.clone())
+            .skip(|_req, res| res.status_code() < 400),
+    ));
+    app.use_(webfw::logger!(":method :url :status").stream(all.clone()));
+    app.get("/ok", ok);
+    let srv = TestServer::start(app).await;
+    srv.get("/ok").await;
+    srv.get("/missing").await;
+    assert_eq!(all.lines(), vec!["GET /ok 200", "GET /missing 404"]);
+    let e = errors.lines();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("GET /missing 404 "), "{e:?}");
+    assert!(e[0].ends_with(" ms"), "{e:?}");
+}
+
+#[tokio::test]
+async fn immediate_logs_when_the_request_arrives() {
+    let cap = Capture::default();
+    let seen = cap.clone();
+    let mut app = webfw::app();
+    app.use_(logger(
+        "short",
+        LoggerOptions::new().stream(cap.clone()).immediate(true),
+    ));
+    // The handler runs after the line was written: it answers with the log.
+    app.get("/json", move |_req: &mut Request, res: &mut Response| {
+        res.send(seen.text())
+    });
+    let srv = TestServer::start(app).await;
+    let res = srv.get("/json").await;
+    assert_eq!(res.text(), "127.0.0.1 - GET /json HTTP/1.1 - - - - ms\n");
+}
+
+async fn slow(_req: &mut Request, res: &mut Response) -> Result {
+    res.write("head;")?;
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    res.end_with("tail")
+}
+
+#[tokio::test]
+async fn response_time_ends_at_the_head_total_time_at_the_last_byte() {
+    let cap = Capture::default();
+    let mut app = webfw::app();
+    app.use_(webfw::logger!(":status :response-time[1] :total-time[1]").stream(cap.clone()));
+    app.get("/slow", slow);
+    let srv = TestServer::start(app).await;
+    let res = srv.get("/slow").await;
+    assert_eq!(res.text(), "head;tail");
+    let lines = cap.lines();
+    let parts: Vec<&str> = lines[0].split(' ').collect();
+    assert_eq!(parts[0], "200");
+    let response: f64 = parts[1].parse().unwrap();
+    let total: f64 = parts[2].parse().unwrap();
+    assert!(total >= 60.0, "{lines:?}");
+    assert!(response < total, "{lines:?}");
+}
+
+#[tokio::test]
+async fn header_values_cannot_forge_lines_or_fields() {
+    let cap = Capture::default();
+    let mut app = webfw::app();
+    app.use_(logger("combined", LoggerOptions::new().stream(cap.clone())));
+    app.get("/ok", ok);
+    let srv = TestServer::start(app).await;
+    let raw = b"GET /ok HTTP/1.1\r\nHost: x\r\nUser-Agent: a\" 200 5 \"-\" \"\\\x85\r\nConnection: close\r\n\r\n";
+    srv.raw(&raw[..]).await;
+    let text = cap.text();
+    assert_eq!(text.matches('\n').count(), 1, "{text:?}");
+    assert!(
+        text.ends_with(" 200 2 \"-\" \"a\\\" 200 5 \\\"-\\\" \\\"\\\\\\u0085\"\n"),
+        "{text:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_format_function_can_skip_lines() {
+    let cap = Capture::default();
+    let mut app = webfw::app();
+    app.use_(logger(
+        |tokens: &Tokens, req: &Request, res: &Response| {
+            let status = tokens.get("status", req, res, None)?;
+            (status != "200").then(|| format!("{} {status}", req.method()))
+        },
+        LoggerOptions::new().stream(cap.clone()),
+    ));
+    app.get("/ok", ok);
+    let srv = TestServer::start(app).await;
+    srv.get("/ok").await;
+    srv.get("/nope").await;
+    assert_eq!(cap.lines(), vec!["GET 404"]);
+}
+
+#[tokio::test]
+async fn a_failing_stream_does_not_fail_requests() {
+    let cap = Capture {
+        fail: true,
+        ..Capture::default()
+    };
+    let mut app = webfw::app();
+    app.use_(logger("tiny", LoggerOptions::new().stream(cap)));
+    app.get("/ok", ok);
+    let srv = TestServer::start(app).await;
+    for _ in 0..3 {
+        let res = srv.get("/ok").await;
+        assert_eq!((res.status, res.text().as_str()), (200, "ok"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_stream_does_not_stall_other_requests_and_loses_no_line() {
+    let (entered_tx, entered_rx) = mpsc::channel();
+    let (release_tx, release_rx) = mpsc::channel();
+    let cap = Capture {
+        gate: Some(Arc::new(Mutex::new((entered_tx, release_rx)))),
+        ..Capture::default()
+    };
+    let mut app = webfw::app();
+    app.use_(webfw::logger!(":url").stream(cap.clone()));
+    app.get("/:n", ok);
+    let srv = Arc::new(TestServer::start(app).await);
+    // The first line blocks inside the stream's write.
+    let first = {
+        let srv = srv.clone();
+        tokio::spawn(async move { srv.get("/first").await })
+    };
+    tokio::task::spawn_blocking(move || entered_rx.recv_timeout(Duration::from_secs(20)))
+        .await
+        .unwrap()
+        .expect("the first write started");
+    // Meanwhile other requests complete: their lines wait in the queue.
+    for i in 0..5 {
+        let res = guard(
+            "a request while the stream is stalled",
+            srv.get(&format!("/{i}")),
+        )
+        .await;
+        assert_eq!(res.status, 200);
+    }
+    for _ in 0..10 {
+        let _ = release_tx.send(());
+    }
+    assert_eq!(first.await.unwrap().status, 200);
+    let srv = Arc::try_unwrap(srv).ok().expect("only handle");
+    srv.shutdown().await;
+    // Graceful shutdown wrote the queued lines, in order.
+    assert_eq!(cap.lines(), vec!["/first", "/0", "/1", "/2", "/3", "/4"]);
+}
+
+#[tokio::test]
+async fn queued_lines_are_flushed_by_graceful_shutdown() {
+    let cap = Capture {
+        delay: Duration::from_millis(30),
+        ..Capture::default()
+    };
+    let stream = LogStream::new(cap.clone());
+    let mut app = webfw::app();
+    app.use_(logger(":method :url", LoggerOptions::new().stream(stream)));
+    app.get("/:n", ok);
+    let srv = TestServer::start(app).await;
+    let mut conns = Vec::new();
+    for i in 0..8 {
+        let addr = srv.addr;
+        conns.push(tokio::spawn(async move {
+            common::send_raw(addr, &request("GET", &format!("/{i}"), &[])).await
+        }));
+    }
+    for c in conns {
+        c.await.unwrap();
+    }
+    srv.shutdown().await;
+    let mut lines = cap.lines();
+    lines.sort();
+    let expected: Vec<String> = (0..8).map(|i| format!("GET /{i}")).collect();
+    assert_eq!(lines, expected);
+}
+
+#[tokio::test]
+async fn dev_format_colours_by_status() {
+    if webfw::logger::__private::no_color() {
+        return;
+    }
+    let cap = Capture::default();
+    let mut app = webfw::app();
+    app.use_(logger("dev", LoggerOptions::new().stream(cap.clone())));
+    app.get("/ok", ok);
+    let srv = TestServer::start(app).await;
+    srv.get("/ok").await;
+    srv.get("/none").await;
+    let lines = cap.lines();
+    assert!(
+        lines[0].starts_with("\x1b[0mGET /ok \x1b[32m200\x1b[0m "),
+        "{lines:?}"
+    );
+    assert!(lines[0].ends_with(" ms - 2\x1b[0m"), "{lines:?}");
+    assert!(
+        lines[1].starts_with("\x1b[0mGET /none \x1b[33m404\x1b[0m "),
+        "{lines:?}"
+    );
+}
+
+#[tokio::test]
+async fn custom_tokens_at_run_time_and_at_compile_time() {
+    #[webfw::logger_token("tenant")]
+    fn tenant(req: &Request, _res: &Response, arg: Option<&str>) -> Option<String> {
+        Some(format!("{}:{}", arg.unwrap_or("t"), req.get("x-tenant")?))
+    }
+    webfw::logger::token("req-id", |req, _res, _arg| {
+        req.get("x-request-id").map(str::to_owned)
+    });
+    let a = Capture::default();
+    let b = Capture::default();
+    let mut app = webfw::app();
+    app.use_(webfw::logger!(":tenant[org] :tenant", tokens = [tenant]).stream(a.clone()));
+    app.use_(logger(
+        ":req-id :method",
+        LoggerOptions::new().stream(b.clone()),
+    ));
+    app.get("/ok", ok);
+    let srv = TestServer::start(app).await;
+    srv.get_with("/ok", &[("X-Tenant", "acme"), ("X-Request-Id", "r-1")])
+        .await;
+    srv.get("/ok").await;
+    assert_eq!(a.lines(), vec!["org:acme t:acme", "- -"]);
+    assert_eq!(b.lines(), vec!["r-1 GET", "- GET"]);
+}

@@ -1,0 +1,529 @@
+//! Where log lines go: [`LogStream`].
+//!
+//! Writing strategy: a line is written straight to the stream by the thread
+//! that produced it when the stream is idle and fast, so the common case
+//! (a file, a pipe that is being read) costs one `write` and no hand-off.
+//! When another line is being written at that moment (several threads
+//! logging), or the last two direct writes each took longer than 10 ms (a
+//! slow terminal, a full pipe), the line is appended to an in-memory queue
+//! instead and the caller returns at once; a background thread, started on
+//! first need, drains the queue in batches, and direct writes resume once a
+//! batch goes out quickly. So a slow stream costs requests at most the two
+//! writes that revealed it. The queue is bounded (1 MiB): beyond it callers
+//! wait for the stream, which is then all a slow stream can force. Nothing is
+//! dropped.
+//!
+//! After each batch the writer's `flush` is called, so buffered writers show
+//! lines promptly. Dropping the last handle of a stream (when the app that
+//! owns the loggers is dropped after a graceful shutdown) writes whatever is
+//! queued; [`LogStream::flush`] and [`flush_all`](super::flush_all) do the
+//! same on demand. A write error is reported once on stderr and never fails
+//! a request.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, Weak};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Queue size beyond which writers wait for the stream.
+const QUEUE_LIMIT: usize = 1 << 20;
+
+/// Two direct writes in a row slower than this switch the stream to
+/// queueing (one alone may just be the thread losing its CPU).
+const SLOW_WRITE: Duration = Duration::from_millis(10);
+
+struct State {
+    /// Lines waiting for the background writer.
+    queue: Vec<u8>,
+    /// A write to the stream is in progress (by a request or the flusher).
+    busy: bool,
+    /// Threads waiting in `flush` or for queue space.
+    waiters: usize,
+    /// The background writer exists.
+    flusher: bool,
+    /// The background writer has been asked to stop.
+    closing: bool,
+    /// Consecutive slow direct writes; at 2, lines are queued instead of
+    /// written on the caller's thread, until a batch goes out quickly again.
+    slow: u8,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    /// Signals the background writer.
+    work: Condvar,
+    /// Signals `flush` / queue-space waiters.
+    idle: Condvar,
+    writer: Mutex<Box<dyn Write + Send>>,
+    reported: AtomicBool,
+    name: &'static str,
+    /// Whether direct writes are timed to detect a slow stream (not for
+    /// regular files and `/dev/null`, which do not block for long).
+    timed: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Shared {
+    /// Writes to the stream (the caller holds `busy`); errors and panics of
+    /// the writer are reported once.
+    fn write_out(&self, bytes: &[u8]) {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let mut w = lock(&self.writer);
+            w.write_all(bytes).and_then(|()| w.flush())
+        }));
+        let err = match result {
+            Ok(Ok(())) => return,
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => "the writer panicked".to_owned(),
+        };
+        if !self.reported.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "webfw logger: cannot write to the log stream ({}): {err}; lines may be lost, further errors are not reported",
+                self.name
+            );
+        }
+    }
+
+    fn notify_waiters(&self, st: &State) {
+        if st.waiters > 0 {
+            self.idle.notify_all();
+        }
+    }
+}
+
+/// The owner of a stream; dropping the last [`LogStream`] drops it, which
+/// drains the queue and stops the background writer.
+struct Sink {
+    shared: Arc<Shared>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Sink {
+    fn write_line(&self, line: &[u8]) {
+        let sh = &self.shared;
+        let mut st = lock(&sh.state);
+        if !st.busy && st.slow < 2 && st.queue.is_empty() {
+            st.busy = true;
+            drop(st);
+            let t = sh.timed.then(Instant::now);
+            sh.write_out(line);
+            let slow = t.is_some_and(|t| t.elapsed() > SLOW_WRITE);
+            let mut st = lock(&sh.state);
+            st.busy = false;
+            st.slow = if slow { st.slow + 1 } else { 0 };
+            if !st.queue.is_empty() {
+                self.wake_flusher(&mut st);
+            }
+            sh.notify_waiters(&st);
+            return;
+        }
+        while st.queue.len() >= QUEUE_LIMIT {
+            self.wake_flusher(&mut st);
+            st.waiters += 1;
+            st = sh.idle.wait(st).unwrap_or_else(|p| p.into_inner());
+            st.waiters -= 1;
+        }
+        st.queue.extend_from_slice(line);
+        if !st.busy {
+            self.wake_flusher(&mut st);
+        }
+    }
+
+    /// Makes sure the background writer will drain the queue.
+    fn wake_flusher(&self, st: &mut State) {
+        if st.flusher {
+            self.shared.work.notify_one();
+            return;
+        }
+        let weak = Arc::downgrade(&self.shared);
+        let spawned = std::thread::Builder::new()
+            .name("webfw-logger".into())
+            .spawn(move || flusher(weak));
+        match spawned {
+            Ok(handle) => {
+                st.flusher = true;
+                *lock(&self.thread) = Some(handle);
+            }
+            Err(_) => {
+                // No thread: drain on the caller's thread instead.
+                if !st.busy {
+                    st.busy = true;
+                    let batch = std::mem::take(&mut st.queue);
+                    self.shared.write_out(&batch);
+                    st.busy = false;
+                }
+            }
+        }
+    }
+
+    /// Waits until everything queued so far was written and flushed.
+    fn flush(&self) {
+        let sh = &self.shared;
+        let mut st = lock(&sh.state);
+        while st.busy || !st.queue.is_empty() {
+            if !st.busy {
+                // Drain here: works with or without a background writer.
+                st.busy = true;
+                let batch = std::mem::take(&mut st.queue);
+                drop(st);
+                sh.write_out(&batch);
+                st = lock(&sh.state);
+                st.busy = false;
+                sh.notify_waiters(&st);
+                continue;
+            }
+            st.waiters += 1;
+            st = sh.idle.wait(st).unwrap_or_else(|p| p.into_inner());
+            st.waiters -= 1;
+        }
+        drop(st);
+        let _ = catch_unwind(AssertUnwindSafe(|| lock(&sh.writer).flush()));
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        self.flush();
+        {
+            let mut st = lock(&self.shared.state);
+            st.closing = true;
+        }
+        self.shared.work.notify_all();
+        if let Some(t) = lock(&self.thread).take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The background writer: drains the queue in batches while the sink lives.
+fn flusher(weak: Weak<Shared>) {
+    let Some(sh) = weak.upgrade() else { return };
+    let mut spare = Vec::new();
+    let mut st = lock(&sh.state);
+    loop {
+        if !st.queue.is_empty() && !st.busy {
+            st.busy = true;
+            std::mem::swap(&mut st.queue, &mut spare);
+            drop(st);
+            let t = Instant::now();
+            sh.write_out(&spare);
+            spare.clear();
+            if spare.capacity() > QUEUE_LIMIT {
+                spare = Vec::new();
+            }
+            st = lock(&sh.state);
+            st.busy = false;
+            if st.queue.is_empty() && t.elapsed() <= SLOW_WRITE {
+                st.slow = 0;
+            }
+            sh.notify_waiters(&st);
+            continue;
+        }
+        if st.closing {
+            return;
+        }
+        st = sh.work.wait(st).unwrap_or_else(|p| p.into_inner());
+    }
+}
+
+/// The stream of a logger (morgan's `stream` option): standard output by
+/// default, standard error, a file, or any [`Write`]. Clones share one
+/// stream, so loggers writing to the same file share its order.
+///
+/// A line is written straight to the stream by the thread that produced
+/// it while the stream is idle and fast: one `write`, no hand-off. When
+/// another line is being written at that moment, or the last two direct
+/// writes each took over 10 ms (a slow terminal, a full pipe), the line is
+/// queued instead and the request goes on; a background thread, started on
+/// first need, writes the queue in batches, and direct writes resume once a
+/// batch goes out quickly. The queue holds up to 1 MiB; past that, callers
+/// wait for the stream. No line is ever dropped: queued lines are written
+/// when the last handle of the stream is dropped, when a server shuts down
+/// gracefully, and by [`LogStream::flush`] / [`flush_all`](super::flush_all).
+/// The writer's `flush` is called after every write, and a write error is
+/// reported once on stderr without failing any request.
+///
+/// ```no_run
+/// use webfw::logger::{LogStream, LoggerOptions, logger};
+///
+/// let file = LogStream::append("access.log")?;
+/// let mut app = webfw::app();
+/// app.use_(logger("combined", LoggerOptions::new().stream(file.clone())));
+/// app.use_(logger("dev", LoggerOptions::new().stream(LogStream::stderr())));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct LogStream {
+    sink: Arc<Sink>,
+}
+
+impl std::fmt::Debug for LogStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("LogStream")
+            .field(&self.sink.shared.name)
+            .finish()
+    }
+}
+
+static REGISTRY: LazyLock<Mutex<Vec<Weak<Sink>>>> = LazyLock::new(Default::default);
+
+impl LogStream {
+    fn build(w: Box<dyn Write + Send>, name: &'static str, timed: bool) -> LogStream {
+        let sink = Arc::new(Sink {
+            shared: Arc::new(Shared {
+                state: Mutex::new(State {
+                    queue: Vec::new(),
+                    busy: false,
+                    waiters: 0,
+                    flusher: false,
+                    closing: false,
+                    slow: 0,
+                }),
+                work: Condvar::new(),
+                idle: Condvar::new(),
+                writer: Mutex::new(w),
+                reported: AtomicBool::new(false),
+                name,
+                timed,
+            }),
+            thread: Mutex::new(None),
+        });
+        let mut reg = lock(&REGISTRY);
+        reg.retain(|w| w.strong_count() > 0);
+        reg.push(Arc::downgrade(&sink));
+        LogStream { sink }
+    }
+
+    /// A stream writing to `w`.
+    ///
+    /// ```
+    /// let stream = webfw::logger::LogStream::new(std::io::sink());
+    /// ```
+    pub fn new(w: impl Write + Send + 'static) -> LogStream {
+        LogStream::build(Box::new(w), "writer", true)
+    }
+
+    /// The process's standard output (the default); one shared stream.
+    ///
+    /// ```
+    /// let out = webfw::logger::LogStream::stdout();
+    /// ```
+    pub fn stdout() -> LogStream {
+        static STDOUT: LazyLock<LogStream> =
+            LazyLock::new(|| LogStream::build(Box::new(io::stdout()), "stdout", true));
+        STDOUT.clone()
+    }
+
+    /// The process's standard error; one shared stream.
+    ///
+    /// ```
+    /// let err = webfw::logger::LogStream::stderr();
+    /// ```
+    pub fn stderr() -> LogStream {
+        static STDERR: LazyLock<LogStream> =
+            LazyLock::new(|| LogStream::build(Box::new(io::stderr()), "stderr", true));
+        STDERR.clone()
+    }
+
+    /// Appends to the file at `path`, creating it if missing (each line is
+    /// one `write` to a file opened with `O_APPEND`).
+    ///
+    /// ```no_run
+    /// let log = webfw::logger::LogStream::append("/var/log/app/access.log")?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn append(path: impl AsRef<Path>) -> io::Result<LogStream> {
+        let file: File = OpenOptions::new().create(true).append(true).open(path)?;
+        let timed = may_block(&file);
+        Ok(LogStream::build(Box::new(file), "file", timed))
+    }
+
+    /// Writes one line (the bytes must end with `\n`; the logger adds it).
+    ///
+    /// ```
+    /// let s = webfw::logger::LogStream::new(std::io::sink());
+    /// s.write_line("GET / 200\n");
+    /// ```
+    pub fn write_line(&self, line: &str) {
+        self.sink.write_line(line.as_bytes());
+    }
+
+    /// Waits until every line written so far has reached the writer, then
+    /// flushes the writer.
+    ///
+    /// ```
+    /// let s = webfw::logger::LogStream::new(Vec::new());
+    /// s.write_line("x\n");
+    /// s.flush();
+    /// ```
+    pub fn flush(&self) {
+        self.sink.flush();
+    }
+}
+
+impl<W: Write + Send + 'static> From<W> for LogStream {
+    fn from(w: W) -> LogStream {
+        LogStream::new(w)
+    }
+}
+
+/// Whether writes to `file` can block for long: pipes, sockets and
+/// terminals can; regular files (the page cache) and `/dev/null` do not.
+fn may_block(file: &File) -> bool {
+    use std::io::IsTerminal;
+    let Ok(meta) = file.metadata() else {
+        return true;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        t.is_fifo() || t.is_socket() || file.is_terminal()
+    }
+    #[cfg(not(unix))]
+    {
+        !meta.is_file() || file.is_terminal()
+    }
+}
+
+/// Flushes every live stream (see [`LogStream::flush`]).
+pub(crate) fn flush_all() {
+    let sinks: Vec<Arc<Sink>> = lock(&REGISTRY).iter().filter_map(Weak::upgrade).collect();
+    for s in sinks {
+        s.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that records what it got, optionally slowly or failing.
+    #[derive(Clone, Default)]
+    struct Probe {
+        out: Arc<Mutex<Vec<u8>>>,
+        delay: Duration,
+        fail: bool,
+    }
+
+    impl Write for Probe {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.fail {
+                return Err(io::Error::other("disk on fire"));
+            }
+            std::thread::sleep(self.delay);
+            lock(&self.out).extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn idle_stream_is_written_synchronously() {
+        let p = Probe::default();
+        let s = LogStream::new(p.clone());
+        s.write_line("a\n");
+        assert_eq!(&*lock(&p.out), b"a\n");
+        assert!(!lock(&s.sink.shared.state).flusher);
+    }
+
+    #[test]
+    fn slow_stream_does_not_block_other_writers_and_loses_nothing() {
+        let p = Probe {
+            delay: Duration::from_millis(200),
+            ..Probe::default()
+        };
+        let s = LogStream::new(p.clone());
+        let s2 = s.clone();
+        let first = std::thread::spawn(move || s2.write_line("first\n"));
+        std::thread::sleep(Duration::from_millis(50));
+        let t = std::time::Instant::now();
+        for i in 0..100 {
+            s.write_line(&format!("line {i}\n"));
+        }
+        assert!(
+            t.elapsed() < Duration::from_millis(100),
+            "{:?}",
+            t.elapsed()
+        );
+        first.join().unwrap();
+        s.flush();
+        let out = String::from_utf8(lock(&p.out).clone()).unwrap();
+        assert!(out.starts_with("first\nline 0\n"));
+        assert_eq!(out.lines().count(), 101);
+        assert!(out.ends_with("line 99\n"));
+    }
+
+    #[test]
+    fn a_stream_that_stays_slow_is_written_in_the_background() {
+        let p = Probe {
+            delay: Duration::from_millis(100),
+            ..Probe::default()
+        };
+        let s = LogStream::new(p.clone());
+        s.write_line("1\n");
+        s.write_line("2\n");
+        assert_eq!(lock(&s.sink.shared.state).slow, 2);
+        let t = std::time::Instant::now();
+        for i in 3..6 {
+            s.write_line(&format!("{i}\n"));
+        }
+        assert!(
+            t.elapsed() < Duration::from_millis(100),
+            "{:?}",
+            t.elapsed()
+        );
+        s.flush();
+        assert_eq!(&*lock(&p.out), b"1\n2\n3\n4\n5\n");
+    }
+
+    #[test]
+    fn dropping_the_stream_drains_the_queue() {
+        let p = Probe {
+            delay: Duration::from_millis(20),
+            ..Probe::default()
+        };
+        let s = LogStream::new(p.clone());
+        let threads: Vec<_> = (0..4)
+            .map(|k| {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    for i in 0..10 {
+                        s.write_line(&format!("{k}-{i}\n"));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        drop(s);
+        assert_eq!(
+            lock(&p.out)
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .count(),
+            40
+        );
+    }
+
+    #[test]
+    fn errors_are_reported_once_and_do_not_panic() {
+        let s = LogStream::new(Probe {
+            fail: true,
+            ..Probe::default()
+        });
+        s.write_line("a\n");
+        s.write_line("b\n");
+        assert!(s.sink.shared.reported.load(Ordering::Relaxed));
+    }
+}
