@@ -1,1 +1,2 @@
-//! ui tests live in tests/
+//! trybuild cases of the webfw macros; the suite is `tests/ui.rs`, the
+//! cases are in `tests/ui/fail` (with pinned `.stderr`) and `tests/ui/pass`.

@@ -1,0 +1,6 @@
+use webfw::prelude::*;
+
+#[get("/")]
+struct Index;
+
+fn main() {}

@@ -1,0 +1,8 @@
+use webfw::prelude::*;
+
+#[error_handler]
+fn oops(err: &Error, _req: &mut Request, res: &mut Response) -> Result {
+    res.status(err.status()).send("oops")
+}
+
+fn main() {}

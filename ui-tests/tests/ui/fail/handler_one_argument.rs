@@ -1,0 +1,8 @@
+use webfw::prelude::*;
+
+#[get("/")]
+fn index(res: &mut Response) -> Result {
+    res.send("index")
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use webfw::{Request, Response};
+
+#[webfw::logger_token("trace")]
+fn trace(req: &Request, _res: &Response, _arg: Option<&str>) -> Option<String> {
+    req.get("x-trace").map(str::to_owned)
+}
+
+fn main() {
+    let _ = webfw::logger!(":method :trcae", tokens = [trace]);
+}

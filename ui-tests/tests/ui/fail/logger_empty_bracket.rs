@@ -1,0 +1,3 @@
+fn main() {
+    let _ = webfw::logger!(":method :res[] :url");
+}

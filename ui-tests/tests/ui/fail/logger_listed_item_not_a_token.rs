@@ -1,0 +1,5 @@
+fn trace() {}
+
+fn main() {
+    let _ = webfw::logger!(":method :trace", tokens = [trace]);
+}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = webfw::logger!(":total-time[101] ms");
+}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = webfw::logger!("tiny", stream = std::io::stderr());
+}

@@ -1,0 +1,8 @@
+use webfw::prelude::*;
+
+#[param(":id")]
+fn load(_req: &mut Request, _res: &mut Response, _id: &str) -> Result {
+    next()
+}
+
+fn main() {}

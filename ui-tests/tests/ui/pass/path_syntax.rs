@@ -1,0 +1,31 @@
+use webfw::prelude::*;
+
+#[get(r"/users/:id(\d+)")]
+fn digits(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("digits")
+}
+
+#[get("*")]
+fn star(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("star")
+}
+
+#[get("/ab?cd", "/ab+cd", "/ab*cd", "/a(bc)?d")]
+fn express_examples(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("examples")
+}
+
+#[get("/file/:name.:ext?", "/files/*", "/range/:from-:to")]
+fn params(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("params")
+}
+
+#[get("")]
+fn empty(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("empty")
+}
+
+fn main() {
+    let mut app = webfw::app();
+    app.mount(routes![digits, star, express_examples, params, empty]);
+}
