@@ -53,6 +53,11 @@ fn main() -> std::io::Result<()> {
     app.use_at("/mw", (mw1, mw2, mw3, mw4, mw5, mw6, mw7, mw8, mw9, mw10));
     app.get("/mw/plaintext", plaintext);
     // BENCH-LOG: the `/log` scenario is registered here.
+    // `app.use('/log', morgan('combined', { stream: <append to LOG_FILE> }))`
+    let log_file = std::env::var("LOG_FILE").unwrap_or_else(|_| "/dev/null".to_owned());
+    let stream = webfw::logger::LogStream::append(&log_file)?;
+    app.use_at("/log", webfw::logger!("combined").stream(stream));
+    app.get("/log/plaintext", plaintext);
     for k in 0..routes {
         app.get(format!("/r/route{k}/:id"), echo_param);
     }

@@ -1,12 +1,13 @@
 //! The Express "hello world", in webfw.
 use webfw::prelude::*;
 
-fn hello(_req: &mut Request, res: &mut Response) -> Result {
+#[get("/")]
+async fn hello(_req: &mut Request, res: &mut Response) -> Result {
     res.send("Hello World!")
 }
 
 fn main() -> std::io::Result<()> {
     let mut app = webfw::app();
-    app.get("/", hello);
+    app.mount(routes![hello]);
     app.listen(3000, |addr| println!("Example app listening on {addr}"))
 }

@@ -19,7 +19,7 @@ fn users() -> Vec<serde_json::Value> {
 fn load_user(req: &mut Request, _res: &mut Response, id: &str) -> Result {
     let user = users()
         .into_iter()
-        .find(|u| u["id"].to_string() == id)
+        .find(|u| u["id"].as_u64().is_some_and(|n| n.to_string() == id))
         .ok_or_else(|| Error::status_message(404, format!("no user {id}")))?;
     req.set_local("user", user);
     next()
@@ -54,7 +54,9 @@ fn main() -> std::io::Result<()> {
     });
     app.param("id", load_user);
     app.get("/users/:id(\\d+)", show_user);
-    app.get("/old", |_: &mut Request, res: &mut Response| res.redirect("/users/1"));
+    app.get("/old", |_: &mut Request, res: &mut Response| {
+        res.redirect("/users/1")
+    });
     app.get("/boom", |_: &mut Request, _: &mut Response| -> Result {
         Err(Error::new("something broke"))
     });

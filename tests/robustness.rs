@@ -196,3 +196,59 @@ async fn async_done_without_a_response_gives_500() {
     let srv = TestServer::start(app).await;
     assert_eq!(srv.get("/silent").await.status, 500);
 }
+
+/// The client hangs up while the handler is still waiting: as in Node, the
+/// handler runs to its end and the `on_finish` hooks (the logger's) fire with
+/// the response as it was left.
+#[tokio::test]
+async fn handler_finishes_and_hooks_fire_after_the_client_disconnects() {
+    use std::sync::{Arc, Mutex};
+    use tokio::io::AsyncWriteExt;
+
+    let (release_tx, release_rx) = tokio::sync::oneshot::channel::<()>();
+    let release_rx = Arc::new(Mutex::new(Some(release_rx)));
+    let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+
+    let mut app = webfw::app();
+    let hook_tx = done_tx.clone();
+    app.use_(move |_: &mut Request, res: &mut Response| {
+        let tx = hook_tx.clone();
+        res.on_finish(move |_req, res| {
+            let _ = tx.send(format!("finished sent={}", res.headers_sent()));
+        });
+        next()
+    });
+    let handler_tx = done_tx.clone();
+    app.use_(common::async_handler(move |_req, res| {
+        let rx = release_rx.lock().unwrap().take();
+        let tx = handler_tx.clone();
+        Box::pin(async move {
+            if let Some(rx) = rx {
+                let _ = rx.await;
+            }
+            let _ = tx.send("handler ran on".to_owned());
+            res.send("too late")
+        })
+    }));
+    let server = TestServer::start(app).await;
+
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    // Give the server the request, then hang up before any answer.
+    tokio::task::yield_now().await;
+    drop(stream);
+    release_tx.send(()).unwrap();
+
+    let mut seen = Vec::new();
+    while seen.len() < 2 {
+        let line = common::guard("the handler and the hook", done_rx.recv())
+            .await
+            .expect("channel open");
+        seen.push(line);
+    }
+    assert_eq!(seen[0], "handler ran on");
+    assert!(seen[1].starts_with("finished sent="), "{seen:?}");
+}

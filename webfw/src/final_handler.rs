@@ -1,8 +1,10 @@
 //! The final handler (Express's `finalhandler`): the 404 page when nothing
 //! answered, and the error page for an unhandled error.
 
-use http::header::{CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE};
 use http::HeaderValue;
+use http::header::{
+    CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE,
+};
 
 use crate::error::Error;
 use crate::http::{encodeurl::encode_url, escape_html::escape_html, status::status_text};
@@ -35,7 +37,11 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
     let (status, message, err_headers) = match &err {
         None => {
             let path = pathname(req.original_url());
-            (404, format!("Cannot {} {}", req.method(), encode_url(path)), Vec::new())
+            (
+                404,
+                format!("Cannot {} {}", req.method(), encode_url(path)),
+                Vec::new(),
+            )
         }
         Some(e) => {
             log_error(e, env);
@@ -51,7 +57,11 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
             } else {
                 e.stack()
             };
-            let headers = if from_err { e.headers().to_vec() } else { Vec::new() };
+            let headers = if from_err {
+                e.headers().to_vec()
+            } else {
+                Vec::new()
+            };
             (status, message, headers)
         }
     };
@@ -64,13 +74,7 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
     for (name, value) in err_headers {
         h.insert(name, value);
     }
-    h.insert(
-        "content-security-policy",
-        HeaderValue::from_static("default-src 'none'"),
-    );
-    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
-    h.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    h.insert(CONTENT_LENGTH, HeaderValue::from(body.len()));
+    set_page_headers(h, body.len());
     let _ = if *req.method() == http::Method::HEAD {
         res.end()
     } else {
@@ -89,14 +93,25 @@ fn log_error(err: &Error, env: &str) {
 pub(crate) fn panic_response() -> (u16, http::HeaderMap, bytes::Bytes) {
     let body = error_page("Internal Server Error");
     let mut h = http::HeaderMap::new();
+    set_page_headers(&mut h, body.len());
+    (500, h, bytes::Bytes::from(body))
+}
+
+/// The headers finalhandler sets on its pages.
+fn set_page_headers(h: &mut http::HeaderMap, len: usize) {
     h.insert(
         "content-security-policy",
         HeaderValue::from_static("default-src 'none'"),
     );
-    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
-    h.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    h.insert(CONTENT_LENGTH, HeaderValue::from(body.len()));
-    (500, h, bytes::Bytes::from(body))
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(CONTENT_LENGTH, HeaderValue::from(len));
 }
 
 #[cfg(test)]

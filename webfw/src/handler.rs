@@ -100,9 +100,10 @@ impl Future for HandlerFuture<'_> {
     type Output = Result;
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result> {
         match self.get_mut() {
-            HandlerFuture::Ready(r) => Poll::Ready(r.take().unwrap_or_else(|| {
-                Err(Error::new("handler future polled after completion"))
-            })),
+            HandlerFuture::Ready(r) => Poll::Ready(
+                r.take()
+                    .unwrap_or_else(|| Err(Error::new("handler future polled after completion"))),
+            ),
             HandlerFuture::Boxed(f) => f.as_mut().poll(cx),
         }
     }
@@ -145,8 +146,12 @@ pub trait Handler: Send + Sync + 'static {
 /// ```
 pub trait ErrorHandler: Send + Sync + 'static {
     /// Handles the error.
-    fn call<'a>(&'a self, err: Error, req: &'a mut Request, res: &'a mut Response)
-    -> HandlerFuture<'a>;
+    fn call<'a>(
+        &'a self,
+        err: Error,
+        req: &'a mut Request,
+        res: &'a mut Response,
+    ) -> HandlerFuture<'a>;
 }
 
 /// A parameter callback: `app.param(name, (req, res, next, value) => …)`.
@@ -509,8 +514,7 @@ pub trait AsyncParamFn<'a>: Send + Sync + 'static {
     /// The future the function returns.
     type Fut: Future<Output = Result> + Send + 'a;
     /// Calls the function.
-    fn call_async(&self, req: &'a mut Request, res: &'a mut Response, value: &'a str)
-    -> Self::Fut;
+    fn call_async(&self, req: &'a mut Request, res: &'a mut Response, value: &'a str) -> Self::Fut;
 }
 
 impl<'a, F, Fut> AsyncParamFn<'a> for F

@@ -26,27 +26,40 @@
 //! through the final handler instead, and logs which request it was.
 
 pub mod app;
+pub mod body;
 mod error;
 mod final_handler;
 mod handler;
 pub mod http;
+pub mod logger;
+mod macros;
 mod request;
 mod response;
 mod router;
+mod routes;
 mod server;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
+pub use body::{TextOptions, text};
 pub use error::Error;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
     HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware, ParamHandler,
     Result, error_handler_value, handler, markers, next, next_route, next_router,
 };
+pub use logger::{logger, logger_token};
+pub use macros::{
+    all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
+    routes,
+};
 pub use request::{RawBody, Request};
 pub use response::{Response, SendBody};
 pub use router::{Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
-pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
+#[doc(hidden)]
+pub use routes::__private;
+pub use routes::{EntryKind, RouteEntry, Routes};
 pub use server::exchange::ResponseBody;
+pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
 
 /// `express()`: a new application.
 ///
@@ -85,5 +98,9 @@ pub fn router() -> Router {
 pub mod prelude {
     pub use crate::{
         App, Error, Flow, Request, Response, Result, Router, next, next_route, next_router,
+    };
+    pub use crate::{
+        all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
+        routes,
     };
 }

@@ -40,7 +40,8 @@ pub struct Request {
     headers: HeaderMap,
     body: RawBody,
     /// The request target as received (`req.originalUrl`), when it cannot be
-    /// borrowed from `uri` (absolute-form targets).
+    /// borrowed from `uri` (absolute-form targets, targets the connection
+    /// shim had to escape).
     absolute_target: Option<String>,
     url: UrlState,
     pub(crate) base_url: String,
@@ -72,12 +73,15 @@ pub(crate) struct UrlState {
 impl Request {
     pub(crate) fn new(
         parts: http::request::Parts,
+        raw_target: Option<String>,
         body: RawBody,
         remote: SocketAddr,
         secure: bool,
         app: AppRef,
     ) -> Request {
-        let absolute_target = if parts.uri.scheme().is_some() {
+        let absolute_target = if raw_target.is_some() {
+            raw_target
+        } else if parts.uri.scheme().is_some() {
             Some(parts.uri.to_string())
         } else {
             None
@@ -124,6 +128,7 @@ impl Request {
         let app = crate::app::App::new().freeze_root();
         Request::new(
             parts,
+            None,
             RawBody::Empty,
             SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0),
             false,
@@ -737,9 +742,7 @@ pub(crate) fn protohost_len(url: &str) -> usize {
     match url[..search_end].find("://") {
         Some(i) => {
             let after = i + 3;
-            url[after..]
-                .find('/')
-                .map_or(url.len(), |j| after + j)
+            url[after..].find('/').map_or(url.len(), |j| after + j)
         }
         None => 0,
     }

@@ -76,7 +76,9 @@ fn pretty(v: &Value, spaces: &JsonSpaces) -> Result<String, serde_json::Error> {
         JsonSpaces::Text(t) => t.clone(),
     };
     let mut buf = Vec::new();
-    let fmt = JsNumbers(serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes()));
+    let fmt = JsNumbers(serde_json::ser::PrettyFormatter::with_indent(
+        indent.as_bytes(),
+    ));
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
     v.serialize(&mut ser)?;
     Ok(String::from_utf8(buf).unwrap_or_default())

@@ -19,8 +19,10 @@ use crate::request::Request;
 use crate::response::Response;
 use crate::router::{Exit, PathSpec, RouteBuilder, Router, RouterOptions};
 
-pub use settings::{Compiled, EtagFn, EtagMode, JsonSpaces, QueryFn, QueryParser, ReplacerFn, Setting};
 pub(crate) use settings::Settings;
+pub use settings::{
+    Compiled, EtagFn, EtagMode, JsonSpaces, QueryFn, QueryParser, ReplacerFn, Setting,
+};
 
 /// The environment variable that sets the `env` setting (`NODE_ENV` is read
 /// when it is unset, so apps behave like Express under the same environment).
@@ -74,15 +76,14 @@ impl App {
     /// ```
     pub fn new() -> App {
         let mut settings = Settings::new();
-        if std::env::var(ENV_VAR).is_err() {
-            if let Ok(env) = std::env::var("NODE_ENV") {
-                if !env.is_empty() {
-                    let prod = env == "production";
-                    let _ = settings.set("env", Setting::from(env));
-                    if prod {
-                        let _ = settings.set("view cache", Setting::from(true));
-                    }
-                }
+        if std::env::var(ENV_VAR).is_err()
+            && let Ok(env) = std::env::var("NODE_ENV")
+            && !env.is_empty()
+        {
+            let prod = env == "production";
+            let _ = settings.set("env", Setting::from(env));
+            if prod {
+                let _ = settings.set("view cache", Setting::from(true));
             }
         }
         App {
@@ -164,7 +165,9 @@ impl App {
     /// assert!(!webfw::app().enabled("case sensitive routing"));
     /// ```
     pub fn enabled(&self, name: &str) -> bool {
-        self.setting(name).and_then(Setting::as_bool).unwrap_or(false)
+        self.setting(name)
+            .and_then(Setting::as_bool)
+            .unwrap_or(false)
     }
 
     /// `app.disabled(name)`.
@@ -295,7 +298,11 @@ impl App {
     /// let mut app = webfw::app();
     /// app.all("/any", |_: &mut Request, res: &mut Response| res.send("any"));
     /// ```
-    pub fn all<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
+    pub fn all<M>(
+        &mut self,
+        path: impl Into<PathSpec>,
+        handlers: impl IntoMiddlewares<M>,
+    ) -> &mut Self {
         self.router_mut().all(path, handlers);
         self
     }
@@ -452,7 +459,9 @@ impl AppRef {
     /// assert!(webfw::app().freeze_root().enabled("x-powered-by"));
     /// ```
     pub fn enabled(&self, name: &str) -> bool {
-        self.setting(name).and_then(Setting::as_bool).unwrap_or(false)
+        self.setting(name)
+            .and_then(Setting::as_bool)
+            .unwrap_or(false)
     }
 
     /// `app.locals`.

@@ -76,9 +76,7 @@ impl Setting {
     /// ```
     /// let s = webfw::Setting::replacer(|key, v| (!key.starts_with('_')).then(|| v.clone()));
     /// ```
-    pub fn replacer(
-        f: impl Fn(&str, &Value) -> Option<Value> + Send + Sync + 'static,
-    ) -> Setting {
+    pub fn replacer(f: impl Fn(&str, &Value) -> Option<Value> + Send + Sync + 'static) -> Setting {
         Setting::Replacer(Arc::new(f))
     }
 
@@ -407,7 +405,10 @@ fn compile_etag(v: &Setting) -> Result<EtagMode, String> {
         Setting::Value(Value::Bool(false)) | Setting::Value(Value::Null) => Ok(EtagMode::Off),
         Setting::Value(Value::String(s)) if s == "weak" => Ok(EtagMode::Weak),
         Setting::Value(Value::String(s)) if s == "strong" => Ok(EtagMode::Strong),
-        other => Err(format!("unknown value for etag function: {}", js_string(other))),
+        other => Err(format!(
+            "unknown value for etag function: {}",
+            js_string(other)
+        )),
     }
 }
 
@@ -439,7 +440,10 @@ fn compile_trust(v: &Setting) -> Result<Trust, String> {
             Trust::list(&entries).map_err(|e| e.to_string())
         }
         Setting::Value(v) if !truthy(v) => Ok(Trust::none()),
-        other => Err(format!("unknown value for trust proxy: {}", js_string(other))),
+        other => Err(format!(
+            "unknown value for trust proxy: {}",
+            js_string(other)
+        )),
     }
 }
 

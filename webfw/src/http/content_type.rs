@@ -1,6 +1,7 @@
 //! `Content-Type` parsing and formatting as the `content-type` 1.0.5 package does it, plus the
 //! two charset rules Express applies on top (`res.send` strings and `res.set('Content-Type')`).
 
+use super::is_js_whitespace;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -359,21 +360,6 @@ fn is_quoted_pair_char(c: char) -> bool {
 /// `[\u000b\u0020-\u007e\u0080-\u00ff]` (what `qstring` can quote).
 fn is_text_char(c: char) -> bool {
     matches!(c, '\u{b}' | ' '..='~' | '\u{80}'..='\u{ff}')
-}
-
-/// JavaScript's `\s` class, also what `String.prototype.trim` removes.
-fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
 }
 
 #[cfg(test)]

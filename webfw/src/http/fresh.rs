@@ -1,5 +1,6 @@
 //! Conditional-GET freshness exactly as the `fresh` 0.5.2 package decides it (`req.fresh`).
 
+use super::is_js_whitespace;
 use std::time::SystemTime;
 
 /// Decides whether a cached response is still fresh for a conditional request.
@@ -91,21 +92,6 @@ fn token_list(s: &str) -> impl Iterator<Item = &str> {
 
 fn parse_date(s: &str) -> Option<SystemTime> {
     httpdate::parse_http_date(s).ok()
-}
-
-/// JavaScript's `\s` class (WhiteSpace plus LineTerminator).
-fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
 }
 
 #[cfg(test)]

@@ -130,10 +130,10 @@ pub fn preferred(accept: Option<&str>, provided: &[&str]) -> Vec<usize> {
                 }
             }
         }
-        if let Some((s, q, o)) = best {
-            if q > 0.0 {
-                ranked.push((i, s, q, o));
-            }
+        if let Some((s, q, o)) = best
+            && q > 0.0
+        {
+            ranked.push((i, s, q, o));
         }
     }
     ranked.sort_by(|a, b| {

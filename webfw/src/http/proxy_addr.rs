@@ -6,6 +6,7 @@
 //! 127.0.0.1, and `fe80::1%eth0` is an IPv6 address); anything else stays in the chain as text
 //! and is trusted only by [`Trust::all`] and [`Trust::hops`].
 
+use super::is_js_whitespace;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::Arc;
@@ -672,21 +673,6 @@ fn node_ipv6_string(v6: &Ipv6Addr) -> String {
         i += 1;
     }
     out
-}
-
-/// What JavaScript's `String.prototype.trim` removes.
-fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
 }
 
 #[cfg(test)]

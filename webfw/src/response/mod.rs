@@ -196,9 +196,8 @@ impl Response {
             return self;
         };
         if name == CONTENT_TYPE {
-            self.deferred = Some(
-                Error::new("Content-Type cannot be set to an Array").with_name("TypeError"),
-            );
+            self.deferred =
+                Some(Error::new("Content-Type cannot be set to an Array").with_name("TypeError"));
             return self;
         }
         self.headers.remove(&name);
@@ -342,7 +341,7 @@ impl Response {
     /// served from static strings (this runs on most requests).
     fn set_content_type(&mut self, value: &str) {
         if let Some(v) = crate::http::mime::with_utf8_static(value) {
-            self.headers.insert(CONTENT_TYPE, HeaderValue::from_static(v));
+            self.headers.insert(CONTENT_TYPE, v);
             return;
         }
         let v = crate::http::content_type::with_default_charset(value);
@@ -509,7 +508,12 @@ impl Response {
 
     fn header_name(&mut self, field: &str) -> Option<HeaderName> {
         // Skip the general parser for the names handlers set most.
-        for known in [CONTENT_TYPE, http::header::LOCATION, http::header::VARY, ETAG] {
+        for known in [
+            CONTENT_TYPE,
+            http::header::LOCATION,
+            http::header::VARY,
+            ETAG,
+        ] {
             if field.eq_ignore_ascii_case(known.as_str()) {
                 return Some(known);
             }
@@ -518,8 +522,10 @@ impl Response {
             Ok(n) => Some(n),
             Err(_) => {
                 self.deferred = Some(
-                    Error::new(format!("Header name must be a valid HTTP token [\"{field}\"]"))
-                        .with_name("TypeError"),
+                    Error::new(format!(
+                        "Header name must be a valid HTTP token [\"{field}\"]"
+                    ))
+                    .with_name("TypeError"),
                 );
                 None
             }
@@ -571,8 +577,9 @@ impl Response {
             hook(self);
         }
         if !(100..=999).contains(&self.status) {
-            return Err(Error::new(format!("Invalid status code: {}", self.status))
-                .with_name("RangeError"));
+            return Err(
+                Error::new(format!("Invalid status code: {}", self.status)).with_name("RangeError")
+            );
         }
         self.headers_sent = true;
         let streaming = matches!(body, HeadBody::Stream);

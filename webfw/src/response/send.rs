@@ -229,8 +229,8 @@ impl Response {
     /// assert_eq!(res.status_code(), 404);
     /// ```
     pub fn send_status(&mut self, code: u16) -> Result {
-        let body = crate::http::status::status_text(code)
-            .map_or_else(|| code.to_string(), str::to_owned);
+        let body =
+            crate::http::status::status_text(code).map_or_else(|| code.to_string(), str::to_owned);
         self.status = code;
         self.type_("txt");
         self.send(body)
@@ -407,8 +407,8 @@ mod tests {
             "text/html; a=b; charset=utf-8",
             "text/html",
         ] {
-            let unchanged = crate::http::content_type::set_charset(ct, "utf-8")
-                .is_ok_and(|v| v == ct);
+            let unchanged =
+                crate::http::content_type::set_charset(ct, "utf-8").is_ok_and(|v| v == ct);
             // The fast check may miss canonical values, but must never claim one
             // that set_charset would change.
             if is_canonical_utf8(ct.as_bytes()) {

@@ -152,18 +152,15 @@ impl Router {
                 }
             }
             match &layer.kind {
-                LayerKind::Route(route) => {
-                    match dispatch_route(route, req, res, &method).await {
-                        (Step::Done, _) => return Exit::Done,
-                        (Step::LeaveRouter, _) => {
-                            return self.finish(res, None, &allow, is_options);
-                        }
-                        (Step::Next, err) => layer_error = err,
+                LayerKind::Route(route) => match dispatch_route(route, req, res, &method).await {
+                    (Step::Done, _) => return Exit::Done,
+                    (Step::LeaveRouter, _) => {
+                        return self.finish(res, None, &allow, is_options);
                     }
-                }
+                    (Step::Next, err) => layer_error = err,
+                },
                 LayerKind::Use(handlers) => {
-                    match run_use(handlers, matched.len, req, res, layer_error.take()).await
-                    {
+                    match run_use(handlers, matched.len, req, res, layer_error.take()).await {
                         (Step::Done, _) => return Exit::Done,
                         (Step::LeaveRouter, _) => {
                             return self.finish(res, None, &allow, is_options);
@@ -277,10 +274,11 @@ async fn run_use(
     }
     let path = req.path();
     // The mount path must end at a segment boundary (Express also allows `.`).
-    if let Some(&c) = path.as_bytes().get(removed_len) {
-        if c != b'/' && c != b'.' {
-            return (Step::Next, err);
-        }
+    if let Some(&c) = path.as_bytes().get(removed_len)
+        && c != b'/'
+        && c != b'.'
+    {
+        return (Step::Next, err);
     }
     let removed = path[..removed_len].to_owned();
     let saved_url = req.url_state();
@@ -364,10 +362,10 @@ async fn dispatch_route(
     let method = route.dispatch_method(method);
     let mut err: Option<Error> = None;
     for (sel, h) in &route.stack {
-        if let MethodSel::One(m) = sel {
-            if m != method {
-                continue;
-            }
+        if let MethodSel::One(m) = sel
+            && m != method
+        {
+            continue;
         }
         let result = match h {
             Middleware::Error(f) => {
@@ -377,8 +375,7 @@ async fn dispatch_route(
             _ if err.is_some() => continue,
             Middleware::Handler(f) => guarded(|| f.call(req, res)).await,
             other => {
-                let (step, e) =
-                    run_handlers(std::slice::from_ref(other), req, res, None).await;
+                let (step, e) = run_handlers(std::slice::from_ref(other), req, res, None).await;
                 match step {
                     Step::Next => {
                         err = e;

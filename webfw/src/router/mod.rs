@@ -276,7 +276,11 @@ impl Router {
     /// let mut router = webfw::Router::new();
     /// router.all("/any", |req: &mut Request, res: &mut Response| res.send(req.method().to_string()));
     /// ```
-    pub fn all<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
+    pub fn all<M>(
+        &mut self,
+        path: impl Into<PathSpec>,
+        handlers: impl IntoMiddlewares<M>,
+    ) -> &mut Self {
         self.route(path).all(handlers);
         self
     }
@@ -312,7 +316,10 @@ impl Router {
         let h = handler.into_param_handler();
         for name in names {
             let name = name.strip_prefix(':').unwrap_or(name);
-            self.params.entry((*name).to_owned()).or_default().push(h.clone());
+            self.params
+                .entry((*name).to_owned())
+                .or_default()
+                .push(h.clone());
         }
         self
     }

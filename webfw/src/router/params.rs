@@ -181,7 +181,10 @@ mod tests {
         child.set("0", "profile");
         child.set("1", "json");
         let m = Params::merged(&parent, child);
-        assert_eq!(m.to_json().to_string(), r#"{"0":"10","1":"profile","2":"json"}"#);
+        assert_eq!(
+            m.to_json().to_string(),
+            r#"{"0":"10","1":"profile","2":"json"}"#
+        );
     }
 
     #[test]

@@ -77,7 +77,11 @@ impl Route {
 
     /// The `Allow` contribution of this route for automatic OPTIONS replies.
     pub(crate) fn options_methods(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.methods.iter().map(|m| m.to_ascii_uppercase()).collect();
+        let mut out: Vec<String> = self
+            .methods
+            .iter()
+            .map(|m| m.to_ascii_uppercase())
+            .collect();
         if self.has("get") && !self.has("head") {
             out.push("HEAD".into());
         }

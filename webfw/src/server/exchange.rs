@@ -123,7 +123,11 @@ pub(crate) struct Dispatch {
 }
 
 impl Dispatch {
-    pub(crate) fn new(chain: ChainFuture, exchange: Arc<Exchange>, on_panic: PanicResponder) -> Self {
+    pub(crate) fn new(
+        chain: ChainFuture,
+        exchange: Arc<Exchange>,
+        on_panic: PanicResponder,
+    ) -> Self {
         Dispatch {
             chain: Some(chain),
             exchange,
@@ -160,6 +164,31 @@ impl Future for Dispatch {
     }
 }
 
+impl Drop for Dispatch {
+    fn drop(&mut self) {
+        // hyper drops the service future when the client goes away before a
+        // head was sent. Node lets the handler run on and on-finished fires,
+        // so finish the chain in a task and run its hooks (the logger writes
+        // its line with status `-` when nothing was sent).
+        if let Some(rest) = self.chain.take() {
+            spawn_rest(rest);
+        }
+    }
+}
+
+/// Runs what remains of a chain to completion, then its `on_finish` hooks.
+fn spawn_rest(rest: ChainFuture) {
+    let Ok(handle) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    handle.spawn(async move {
+        if let Some(pair) = rest.await {
+            let (req, mut res) = *pair;
+            res.run_finish_hooks(&req);
+        }
+    });
+}
+
 fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperResponse {
     let (status, headers, body) = match head {
         Some(h) => (h.status, h.headers, h.body),
@@ -171,17 +200,12 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
         }
     };
     let finisher = done;
-    if !matches!(body, HeadBody::Stream) {
-        if let Some(rest) = d.chain.take() {
-            // The response is complete but the handler is still running (code
-            // after `send`): let it finish, as Node does, then run its hooks.
-            tokio::spawn(async move {
-                if let Some(pair) = rest.await {
-                    let (req, mut res) = *pair;
-                    res.run_finish_hooks(&req);
-                }
-            });
-        }
+    if !matches!(body, HeadBody::Stream)
+        && let Some(rest) = d.chain.take()
+    {
+        // The response is complete but the handler is still running (code
+        // after `send`): let it finish, as Node does, then run its hooks.
+        spawn_rest(rest);
     }
     let kind = match body {
         HeadBody::Full(b) => Kind::Full(Some(b)),
@@ -229,7 +253,13 @@ impl ResponseBody {
 
 impl Drop for ResponseBody {
     fn drop(&mut self) {
-        // Also reached when the client goes away mid-body: on-finished fires then too.
+        // Also reached when the client goes away mid-body: on-finished fires
+        // then too, and a handler still streaming runs on to its end.
+        if let Kind::Stream { chain, .. } = &mut self.kind
+            && let Some(rest) = chain.take()
+        {
+            spawn_rest(rest);
+        }
         self.finish();
     }
 }
@@ -261,12 +291,7 @@ impl http_body::Body for ResponseBody {
                         drop(st);
                         if let Some(rest) = chain.take() {
                             // The response is complete; let the chain finish on its own.
-                            tokio::spawn(async move {
-                                if let Some(pair) = rest.await {
-                                    let (req, mut res) = *pair;
-                                    res.run_finish_hooks(&req);
-                                }
-                            });
+                            spawn_rest(rest);
                         }
                         this.finish();
                         return Poll::Ready(None);

@@ -2,6 +2,7 @@
 //! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
 
 pub(crate) mod exchange;
+mod sanitize;
 mod tls;
 
 use std::future::Future;
@@ -22,6 +23,7 @@ use crate::app::{App, AppRef};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
 use exchange::{ChainFuture, Dispatch, Exchange};
+use sanitize::{RawTargets, Sanitize};
 
 pub use tls::TlsConfig;
 
@@ -354,10 +356,10 @@ async fn accept_loop<L: Accept>(
         let acceptor = tls.clone();
         tokio::spawn(async move {
             match acceptor {
-                None => serve(builder, TokioIo::new(stream), app, peer, false, watcher).await,
+                None => serve(builder, stream, app, peer, false, watcher).await,
                 Some(acceptor) => {
                     if let Ok(stream) = acceptor.accept(stream).await {
-                        serve(builder, TokioIo::new(stream), app, peer, true, watcher).await;
+                        serve(builder, stream, app, peer, true, watcher).await;
                     }
                 }
             }
@@ -384,7 +386,7 @@ fn connection_builder(opts: &ListenOptions) -> auto::Builder<TokioExecutor> {
 /// Serves one connection; the future completes when the connection closes.
 fn serve<I>(
     builder: Arc<auto::Builder<TokioExecutor>>,
-    io: TokioIo<I>,
+    stream: I,
     app: AppRef,
     peer: SocketAddr,
     secure: bool,
@@ -394,6 +396,10 @@ where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let shared = Arc::new(Exchange::default());
+    // Targets with bytes hyper rejects are escaped on the way in; the raw ones
+    // come back here so `req.originalUrl` is what the client sent.
+    let raw_targets = Arc::new(RawTargets::default());
+    let io = TokioIo::new(Sanitize::new(stream, raw_targets.clone()));
     let service = hyper::service::service_fn(move |req: http::Request<Incoming>| {
         // Reuse the connection's exchange when no earlier request still holds it.
         let exchange = if Arc::strong_count(&shared) == 1 {
@@ -403,10 +409,23 @@ where
             Arc::new(Exchange::default())
         };
         let (parts, body) = req.into_parts();
+        let raw_target = raw_targets.next(|| match parts.uri.scheme() {
+            Some(_) => parts.uri.to_string(),
+            None => parts
+                .uri
+                .path_and_query()
+                .map_or("", |p| p.as_str())
+                .to_owned(),
+        });
+        // Node counts the target as received, not as escaped.
+        let escaped_len = raw_target.as_ref().map_or(0, |raw| {
+            let target = parts.uri.path_and_query().map_or(1, |p| p.as_str().len());
+            target.saturating_sub(raw.len())
+        });
         // Requests Node rejects before Express runs.
         let rejected = if parts.version >= http::Version::HTTP_2 {
             None
-        } else if head_size(&parts) > MAX_HEAD_SIZE {
+        } else if head_size(&parts).saturating_sub(escaped_len) > MAX_HEAD_SIZE {
             Some(431)
         } else if parts.version == http::Version::HTTP_11
             && !parts.headers.contains_key(http::header::HOST)
@@ -415,7 +434,8 @@ where
         } else {
             None
         };
-        let mut req = Request::new(parts, RawBody::Incoming(body), peer, secure, app.clone());
+        let body = RawBody::Incoming(body);
+        let mut req = Request::new(parts, raw_target, body, peer, secure, app.clone());
         let mut res = Response::new(&req, exchange.clone());
         let app = app.clone();
         // Kept under glibc's small-allocation size: the router's own future is
@@ -454,8 +474,10 @@ fn head_size(parts: &http::request::Parts) -> usize {
 /// streamed empty body makes hyper omit the length).
 fn reject(res: &mut Response, status: u16) {
     res.status(status);
-    res.headers_mut()
-        .insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+    res.headers_mut().insert(
+        http::header::CONNECTION,
+        http::HeaderValue::from_static("close"),
+    );
     let _ = res.write(bytes::Bytes::new());
     let _ = res.end();
 }

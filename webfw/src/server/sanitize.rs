@@ -1,0 +1,998 @@
+//! A read-side shim that lets request targets Node accepts get past hyper.
+//!
+//! Node's parser accepts `"` `<` `>` `\` `^` `` ` `` `{` `|` `}` in a request
+//! target; hyper hands the target to `http::Uri`, which rejects them, and
+//! answers a bare 400 before webfw runs. [`Sanitize`] wraps the connection
+//! and percent-encodes exactly those bytes inside the request-target of every
+//! HTTP/1.x request, following the message framing (head, then a body framed
+//! by `Content-Length` or chunked encoding, then the next request). The raw
+//! target is recorded in [`RawTargets`] so `req.originalUrl` shows what the
+//! client sent, as in Express.
+//!
+//! Anything it cannot follow (the HTTP/2 preface, `CONNECT`, `Upgrade`, an
+//! unparsable length, over-long lines) switches it to pass-through for the
+//! rest of the connection: it never waits for bytes, never drops or reorders
+//! them, and buffers at most the expansion of one read.
+
+use std::collections::VecDeque;
+use std::io;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::task::{Context, Poll, ready};
+
+use memchr::memchr;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+/// Longest request line, header line (of a header the shim must read) or
+/// chunk extension it follows; longer ones switch to pass-through. hyper's
+/// own read buffer is this size, so it rejects such heads anyway.
+const MAX_LINE: usize = 64 * 1024;
+
+/// The bytes Node accepts in a target and `http::Uri` rejects.
+fn needs_escape(b: u8) -> bool {
+    matches!(
+        b,
+        b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+    )
+}
+
+/// Bytes that end a clean target in a request line: the nine escaped ones
+/// and the terminators, so one table pass finds both.
+const TARGET_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = b" \r\n\"<>\\^`{|}";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// The first `b` in `hay`. Lines are short: a word at a time for the first
+/// few words costs less than `memchr`'s dispatch, which takes over after.
+fn find(b: u8, hay: &[u8]) -> Option<usize> {
+    const LO: u64 = u64::from_le_bytes([1; 8]);
+    const HI: u64 = LO << 7;
+    let pattern = LO * u64::from(b);
+    let head = &hay[..hay.len().min(32)];
+    let mut words = head.chunks_exact(8);
+    let mut base = 0;
+    for w in &mut words {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or_default()) ^ pattern;
+        // Nonzero at (and only above) a zero byte: the lowest one is exact.
+        let m = x.wrapping_sub(LO) & !x & HI;
+        if m != 0 {
+            return Some(base + (m.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    if let Some(p) = words.remainder().iter().position(|&c| c == b) {
+        return Some(base + p);
+    }
+    memchr(b, &hay[head.len()..]).map(|p| head.len() + p)
+}
+
+fn push_escaped(out: &mut Vec<u8>, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+}
+
+/// The target as hyper sees it after the shim rewrote `raw`.
+fn escape(raw: &str) -> String {
+    let mut out = Vec::with_capacity(raw.len() + 8);
+    for &b in raw.as_bytes() {
+        if needs_escape(b) {
+            push_escaped(&mut out, b);
+        } else {
+            out.push(b);
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The raw targets of a connection's rewritten requests, shared between the
+/// [`Sanitize`] reader (which records them) and the service (which takes them,
+/// one call per request, in order).
+#[derive(Default)]
+pub(crate) struct RawTargets {
+    /// Set while `queue` is non-empty: the common case is one atomic load.
+    any: AtomicBool,
+    queue: Mutex<VecDeque<(u64, String)>>,
+    /// How many requests the service has taken so far.
+    served: AtomicU64,
+}
+
+impl RawTargets {
+    fn push(&self, index: u64, raw: String) {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.push_back((index, raw));
+        self.any.store(true, Ordering::Release);
+    }
+
+    /// Called once per request, in order: the raw target of this request if
+    /// the shim rewrote it into `target` (the target hyper parsed).
+    pub(crate) fn next(&self, target: impl FnOnce() -> String) -> Option<String> {
+        let index = self.served.fetch_add(1, Ordering::Relaxed);
+        if !self.any.load(Ordering::Acquire) {
+            return None;
+        }
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        while q.front().is_some_and(|(i, _)| *i < index) {
+            q.pop_front();
+        }
+        let raw = match q.front() {
+            Some((i, _)) if *i == index => q.pop_front().map(|(_, raw)| raw),
+            _ => None,
+        };
+        self.any.store(!q.is_empty(), Ordering::Release);
+        drop(q);
+        // Should the counts ever disagree, the raw target of another request
+        // must not leak in: it is used only if it is what hyper parsed.
+        raw.filter(|raw| escape(raw) == target())
+    }
+}
+
+/// Where the scanner is in the HTTP/1 byte stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Before a request line (blank lines are skipped, as hyper does).
+    Start,
+    Method,
+    Target,
+    Version,
+    /// At or inside a header line.
+    Header,
+    Body(u64),
+    /// The chunk-size digits; `bool`: at least one digit seen.
+    ChunkSize(bool),
+    ChunkSizeLws,
+    ChunkExt,
+    ChunkSizeLf,
+    ChunkData(u64),
+    ChunkDataCr,
+    ChunkDataLf,
+    /// At the start of a trailer line, or of the final empty line.
+    TrailerStart,
+    TrailerLine,
+    TrailerLf,
+    EndLf,
+    PassThrough,
+}
+
+/// The framing state machine, apart from the IO so it can be fed by tests.
+struct Scanner {
+    state: State,
+    raw: std::sync::Arc<RawTargets>,
+    /// Index of the current request on the connection.
+    index: u64,
+    /// Length of the request line so far.
+    line_len: usize,
+    method: [u8; 8],
+    method_len: usize,
+    /// The start of the version, with its CR if any.
+    version: [u8; 9],
+    version_len: usize,
+    /// The raw target so far (capacity reused across requests).
+    target: Vec<u8>,
+    rewritten: bool,
+    /// A header line split across reads (only one whose name may matter).
+    carry: Vec<u8>,
+    /// The current header line was found irrelevant: skip to its end.
+    skip_line: bool,
+    content_length: Option<u64>,
+    te: bool,
+    te_chunked: bool,
+    chunk_size: u64,
+    ext_len: usize,
+}
+
+impl Scanner {
+    fn new(raw: std::sync::Arc<RawTargets>) -> Scanner {
+        Scanner {
+            state: State::Start,
+            raw,
+            index: 0,
+            line_len: 0,
+            method: [0; 8],
+            method_len: 0,
+            version: [0; 9],
+            version_len: 0,
+            target: Vec::new(),
+            rewritten: false,
+            carry: Vec::new(),
+            skip_line: false,
+            content_length: None,
+            te: false,
+            te_chunked: false,
+            chunk_size: 0,
+            ext_len: 0,
+        }
+    }
+
+    fn begin_request(&mut self) {
+        self.line_len = 0;
+        self.method_len = 0;
+        self.version_len = 0;
+        self.target.clear();
+        self.rewritten = false;
+        self.carry.clear();
+        self.skip_line = false;
+        self.content_length = None;
+        self.te = false;
+        self.te_chunked = false;
+        self.ext_len = 0;
+    }
+
+    /// Follows `input`; returns true if it had to be rewritten, the rewritten
+    /// bytes then being appended to `out` (left untouched otherwise).
+    fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
+        let mut emitted = 0;
+        let mut dirty = false;
+        let mut i = 0;
+        while i < input.len() {
+            let rest = &input[i..];
+            match self.state {
+                State::PassThrough => break,
+                State::Start => match rest[0] {
+                    b'\r' | b'\n' => i += 1,
+                    _ => {
+                        self.begin_request();
+                        match self.request_line(rest) {
+                            Some(n) => i += n,
+                            None => self.state = State::Method,
+                        }
+                    }
+                },
+                State::Method => {
+                    let end = rest.iter().position(|&b| matches!(b, b' ' | b'\r' | b'\n'));
+                    let seg = &rest[..end.unwrap_or(rest.len())];
+                    if self.over_limit(seg) {
+                        break;
+                    }
+                    let n = seg.len().min(self.method.len() - self.method_len);
+                    self.method[self.method_len..self.method_len + n].copy_from_slice(&seg[..n]);
+                    self.method_len += n;
+                    self.line_len += seg.len();
+                    i += seg.len();
+                    match end {
+                        None => {}
+                        Some(p) if rest[p] == b' ' => {
+                            i += 1;
+                            self.line_len += 1;
+                            // The HTTP/2 preface, and tunnels: not HTTP/1 after this.
+                            let m = &self.method[..self.method_len];
+                            self.state = if m == b"PRI" || m == b"CONNECT" {
+                                State::PassThrough
+                            } else {
+                                State::Target
+                            };
+                        }
+                        Some(_) => self.state = State::PassThrough,
+                    }
+                }
+                State::Target => {
+                    let end = rest.iter().position(|&b| matches!(b, b' ' | b'\r' | b'\n'));
+                    let seg = &rest[..end.unwrap_or(rest.len())];
+                    if self.over_limit(seg) {
+                        break;
+                    }
+                    self.target.extend_from_slice(seg);
+                    if seg.iter().any(|&b| needs_escape(b)) {
+                        dirty = true;
+                        for (k, &b) in seg.iter().enumerate() {
+                            if needs_escape(b) {
+                                out.extend_from_slice(&input[emitted..i + k]);
+                                push_escaped(out, b);
+                                emitted = i + k + 1;
+                            }
+                        }
+                        self.rewritten = true;
+                    }
+                    self.line_len += seg.len();
+                    i += seg.len();
+                    match end {
+                        None => {}
+                        Some(p) if rest[p] == b' ' => {
+                            i += 1;
+                            self.line_len += 1;
+                            self.state = State::Version;
+                        }
+                        // No version (HTTP/0.9): hyper rejects it.
+                        Some(_) => self.state = State::PassThrough,
+                    }
+                }
+                State::Version => {
+                    let end = rest.iter().position(|&b| b == b'\n');
+                    let seg = &rest[..end.unwrap_or(rest.len())];
+                    if self.over_limit(seg) {
+                        break;
+                    }
+                    let n = seg.len().min(self.version.len() - self.version_len);
+                    self.version[self.version_len..self.version_len + n].copy_from_slice(&seg[..n]);
+                    self.version_len += n;
+                    self.line_len += seg.len();
+                    i += seg.len();
+                    match end {
+                        None => {}
+                        Some(_) => {
+                            i += 1;
+                            self.end_request_line();
+                        }
+                    }
+                }
+                State::Header => i += self.headers(rest),
+                State::Body(rem) => {
+                    let n = usize::try_from(rem).unwrap_or(usize::MAX).min(rest.len());
+                    i += n;
+                    let rem = rem - n as u64;
+                    self.state = if rem == 0 {
+                        State::Start
+                    } else {
+                        State::Body(rem)
+                    };
+                }
+                State::ChunkData(rem) => {
+                    let n = usize::try_from(rem).unwrap_or(usize::MAX).min(rest.len());
+                    i += n;
+                    let rem = rem - n as u64;
+                    self.state = if rem == 0 {
+                        State::ChunkDataCr
+                    } else {
+                        State::ChunkData(rem)
+                    };
+                }
+                State::ChunkExt => {
+                    let end = rest.iter().position(|&b| b == b'\r' || b == b'\n');
+                    let n = end.unwrap_or(rest.len());
+                    self.ext_len += n;
+                    i += n;
+                    if self.ext_len > MAX_LINE {
+                        self.state = State::PassThrough;
+                    } else if let Some(p) = end {
+                        i += 1;
+                        // hyper rejects a bare LF in an extension.
+                        self.state = if rest[p] == b'\r' {
+                            State::ChunkSizeLf
+                        } else {
+                            State::PassThrough
+                        };
+                    }
+                }
+                State::TrailerLine => {
+                    let end = rest.iter().position(|&b| b == b'\r');
+                    i += end.map_or(rest.len(), |p| p + 1);
+                    if end.is_some() {
+                        self.state = State::TrailerLf;
+                    }
+                }
+                _ => {
+                    self.chunk_byte(rest[0]);
+                    i += 1;
+                }
+            }
+        }
+        if dirty {
+            out.extend_from_slice(&input[emitted..]);
+        }
+        dirty
+    }
+
+    /// Switches to pass-through if `seg` would make the request line too long.
+    fn over_limit(&mut self, seg: &[u8]) -> bool {
+        if self.line_len + seg.len() > MAX_LINE {
+            self.state = State::PassThrough;
+        }
+        self.state == State::PassThrough
+    }
+
+    /// The usual case, a whole request line in `rest` with a target that
+    /// needs no escaping: follows it without copying anything and returns its
+    /// length with the LF. `None` (nothing changed) leaves the line to the
+    /// byte-wise states, which handle everything else.
+    fn request_line(&mut self, rest: &[u8]) -> Option<usize> {
+        // Longer lines are the byte-wise states' to switch to pass-through.
+        let rest = &rest[..rest.len().min(MAX_LINE + 1)];
+        let m = rest
+            .iter()
+            .position(|&b| matches!(b, b' ' | b'\r' | b'\n'))?;
+        let method = &rest[..m];
+        if rest[m] != b' ' || method == b"PRI" || method == b"CONNECT" {
+            return None;
+        }
+        let t = m + 1;
+        let v = t
+            + rest[t..]
+                .iter()
+                .position(|&b| TARGET_STOP[usize::from(b)])?
+            + 1;
+        if rest[v - 1] != b' ' {
+            return None;
+        }
+        // The version almost always is exactly this: no search for the LF.
+        let lf = if rest[v..].starts_with(b"HTTP/1.1\r\n") {
+            v + 9
+        } else {
+            v + find(b'\n', &rest[v..])?
+        };
+        let version = &rest[v..lf];
+        let n = version.len().min(self.version.len());
+        self.version[..n].copy_from_slice(&version[..n]);
+        self.version_len = n;
+        self.end_request_line();
+        Some(lf + 1)
+    }
+
+    fn end_request_line(&mut self) {
+        if self.rewritten {
+            let raw = String::from_utf8_lossy(&self.target).into_owned();
+            self.raw.push(self.index, raw);
+        }
+        self.index += 1;
+        self.state = State::Header;
+    }
+
+    /// Follows header lines in `rest` up to the end of the head; returns how
+    /// many bytes it consumed.
+    fn headers(&mut self, rest: &[u8]) -> usize {
+        let mut pos = 0;
+        while self.state == State::Header && pos < rest.len() {
+            let line = &rest[pos..];
+            if !self.carry.is_empty() || self.skip_line {
+                pos += self.header(line);
+            } else if line.starts_with(b"\r\n") {
+                self.end_head();
+                pos += 2;
+            } else if may_frame(line[0]) {
+                pos += self.header(line);
+            } else {
+                // A header the framing cannot depend on: only its colon
+                // (hyper rejects a line without one) and its end matter.
+                let colon = find(b':', line);
+                let lf = colon.and_then(|c| find(b'\n', &line[c..]).map(|p| c + p));
+                match (colon, lf) {
+                    (Some(c), Some(p)) if !line[..c].contains(&b'\n') => pos += p + 1,
+                    _ => pos += self.header(line),
+                }
+            }
+        }
+        pos
+    }
+
+    /// Follows the header line at the start of `rest`, which may be split
+    /// across reads; returns how many bytes it consumed.
+    fn header(&mut self, rest: &[u8]) -> usize {
+        let Some(p) = find(b'\n', rest) else {
+            if !self.skip_line {
+                self.carry.extend_from_slice(rest);
+                if !self.may_matter(&self.carry) {
+                    self.carry.clear();
+                    self.skip_line = true;
+                } else if self.carry.len() > MAX_LINE {
+                    self.state = State::PassThrough;
+                }
+            }
+            return rest.len();
+        };
+        if self.skip_line {
+            self.skip_line = false;
+        } else if self.carry.is_empty() {
+            self.header_line(&rest[..p]);
+        } else {
+            let mut line = std::mem::take(&mut self.carry);
+            line.extend_from_slice(&rest[..p]);
+            self.header_line(&line);
+            line.clear();
+            self.carry = line;
+        }
+        p + 1
+    }
+
+    /// Whether the start of a header line may name a header the framing
+    /// depends on (false only once the name is known to be another one).
+    fn may_matter(&self, start: &[u8]) -> bool {
+        match find(b':', start) {
+            Some(c) => is_framing_header(&start[..c]),
+            None => true,
+        }
+    }
+
+    /// One complete header line, without its LF.
+    fn header_line(&mut self, line: &[u8]) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            self.end_head();
+            return;
+        }
+        // Obsolete line folding: hyper rejects it.
+        if line[0] == b' ' || line[0] == b'\t' {
+            self.state = State::PassThrough;
+            return;
+        }
+        let Some(c) = find(b':', line) else {
+            self.state = State::PassThrough;
+            return;
+        };
+        let name = &line[..c];
+        if !is_framing_header(name) {
+            return;
+        }
+        let value = trim_ows(&line[c + 1..]);
+        if name.eq_ignore_ascii_case(b"content-length") {
+            // As hyper: once Transfer-Encoding was seen, lengths are ignored.
+            if self.te {
+                return;
+            }
+            match from_digits(value) {
+                Some(n) if self.content_length.is_none_or(|prev| prev == n) => {
+                    self.content_length = Some(n);
+                }
+                _ => self.state = State::PassThrough,
+            }
+        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            self.te = true;
+            let last = value.rsplit(|&b| b == b',').next().unwrap_or_default();
+            self.te_chunked = trim_ows(last).eq_ignore_ascii_case(b"chunked");
+        } else {
+            // Upgrade: what follows may be another protocol.
+            self.state = State::PassThrough;
+        }
+    }
+
+    fn end_head(&mut self) {
+        self.state = if self.te {
+            // hyper rejects Transfer-Encoding in HTTP/1.0 and non-final chunked.
+            let version = &self.version[..self.version_len];
+            let version = version.strip_suffix(b"\r").unwrap_or(version);
+            if self.te_chunked && version != b"HTTP/1.0" {
+                self.chunk_size = 0;
+                State::ChunkSize(false)
+            } else {
+                State::PassThrough
+            }
+        } else {
+            match self.content_length {
+                Some(n) if n > 0 => State::Body(n),
+                _ => State::Start,
+            }
+        };
+    }
+
+    /// One byte of chunked framing outside chunk data, extensions and trailer lines.
+    fn chunk_byte(&mut self, b: u8) {
+        self.state = match (self.state, b) {
+            (State::ChunkSize(_), b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F') => {
+                let digit = u64::from((b as char).to_digit(16).unwrap_or(0));
+                match self.chunk_size.checked_mul(16) {
+                    Some(n) => {
+                        self.chunk_size = n + digit;
+                        State::ChunkSize(true)
+                    }
+                    None => State::PassThrough,
+                }
+            }
+            (State::ChunkSize(true) | State::ChunkSizeLws, b' ' | b'\t') => State::ChunkSizeLws,
+            (State::ChunkSize(true) | State::ChunkSizeLws, b';') => State::ChunkExt,
+            (State::ChunkSize(true) | State::ChunkSizeLws, b'\r') => State::ChunkSizeLf,
+            (State::ChunkSizeLf, b'\n') if self.chunk_size == 0 => State::TrailerStart,
+            (State::ChunkSizeLf, b'\n') => State::ChunkData(self.chunk_size),
+            (State::ChunkDataCr, b'\r') => State::ChunkDataLf,
+            (State::ChunkDataLf, b'\n') => {
+                self.chunk_size = 0;
+                State::ChunkSize(false)
+            }
+            (State::TrailerStart, b'\r') => State::EndLf,
+            (State::TrailerStart, _) => State::TrailerLine,
+            (State::TrailerLf, b'\n') => State::TrailerStart,
+            (State::EndLf, b'\n') => State::Start,
+            _ => State::PassThrough,
+        };
+    }
+}
+
+/// Whether a header line starting with `b` may name a header the framing
+/// depends on, or be the empty line or a folded one.
+fn may_frame(b: u8) -> bool {
+    matches!(
+        b,
+        b'c' | b'C' | b't' | b'T' | b'u' | b'U' | b'\r' | b'\n' | b' ' | b'\t'
+    )
+}
+
+fn is_framing_header(name: &[u8]) -> bool {
+    name.eq_ignore_ascii_case(b"content-length")
+        || name.eq_ignore_ascii_case(b"transfer-encoding")
+        || name.eq_ignore_ascii_case(b"upgrade")
+}
+
+fn trim_ows(v: &[u8]) -> &[u8] {
+    let start = v
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(v.len());
+    let end = v
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(start, |e| e + 1);
+    &v[start..end]
+}
+
+/// hyper's Content-Length syntax: digits only, no sign, no overflow.
+fn from_digits(v: &[u8]) -> Option<u64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.iter().try_fold(0u64, |n, &b| {
+        b.is_ascii_digit()
+            .then_some(())
+            .and_then(|()| n.checked_mul(10)?.checked_add(u64::from(b - b'0')))
+    })
+}
+
+/// A connection stream whose request targets get the bytes `http::Uri`
+/// rejects percent-encoded (see the module docs). Writes pass straight through.
+pub(crate) struct Sanitize<I> {
+    inner: I,
+    scan: Scanner,
+    /// Rewritten bytes that did not fit the caller's buffer.
+    pending: Vec<u8>,
+    pending_pos: usize,
+}
+
+impl<I> Sanitize<I> {
+    /// Wraps `inner`, recording rewritten targets in `raw`.
+    pub(crate) fn new(inner: I, raw: std::sync::Arc<RawTargets>) -> Sanitize<I> {
+        Sanitize {
+            inner,
+            scan: Scanner::new(raw),
+            pending: Vec::new(),
+            pending_pos: 0,
+        }
+    }
+
+    fn drain_pending(&mut self, buf: &mut ReadBuf<'_>) {
+        let n = buf.remaining().min(self.pending.len() - self.pending_pos);
+        buf.put_slice(&self.pending[self.pending_pos..self.pending_pos + n]);
+        self.pending_pos += n;
+        if self.pending_pos == self.pending.len() {
+            self.pending.clear();
+            self.pending_pos = 0;
+        }
+    }
+}
+
+impl<I: AsyncRead + Unpin> AsyncRead for Sanitize<I> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if !this.pending.is_empty() {
+            this.drain_pending(buf);
+            return Poll::Ready(Ok(()));
+        }
+        if this.scan.state == State::PassThrough {
+            return Pin::new(&mut this.inner).poll_read(cx, buf);
+        }
+        let start = buf.filled().len();
+        ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
+        // The bytes just read are rewritten in place only when needed: the
+        // expanded form goes through `pending`, whose excess stays for the
+        // next call.
+        if this.scan.feed(&buf.filled()[start..], &mut this.pending) {
+            buf.set_filled(start);
+            this.drain_pending(buf);
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<I: AsyncWrite + Unpin> AsyncWrite for Sanitize<I> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+    use std::sync::Arc;
+    use tokio::io::AsyncReadExt;
+
+    const GET: &[u8] = b"GET /a<b>?q={x} HTTP/1.1\r\nHost: h\r\n\r\n";
+    const GET_OUT: &[u8] = b"GET /a%3Cb%3E?q=%7Bx%7D HTTP/1.1\r\nHost: h\r\n\r\n";
+    const POST_LEN: &[u8] =
+        b"POST /p|q HTTP/1.1\r\nHost: h\r\ncontent-length:  12 \r\n\r\n<x> GET /<\r\n";
+    const POST_LEN_OUT: &[u8] =
+        b"POST /p%7Cq HTTP/1.1\r\nHost: h\r\ncontent-length:  12 \r\n\r\n<x> GET /<\r\n";
+    const POST_CHUNKED: &[u8] =
+        b"POST /c^ HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n\
+        5;ext=\"a<b\"\r\nab<cd\r\n3 ; x=y\r\n<>`\r\n0\r\nX-T: <v>\r\n\r\n";
+    const POST_CHUNKED_OUT: &[u8] =
+        b"POST /c%5E HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n\
+        5;ext=\"a<b\"\r\nab<cd\r\n3 ; x=y\r\n<>`\r\n0\r\nX-T: <v>\r\n\r\n";
+    const LAST: &[u8] = b"\r\nGET /l`\"\\ HTTP/1.1\r\nHost: h\r\n\r\n";
+    const LAST_OUT: &[u8] = b"\r\nGET /l%60%22%5C HTTP/1.1\r\nHost: h\r\n\r\n";
+
+    fn pipelined() -> (Vec<u8>, Vec<u8>) {
+        let input = [GET, POST_LEN, POST_CHUNKED, LAST].concat();
+        let output = [GET_OUT, POST_LEN_OUT, POST_CHUNKED_OUT, LAST_OUT].concat();
+        (input, output)
+    }
+
+    fn raw_list(raw: &RawTargets) -> Vec<(u64, String)> {
+        raw.queue.lock().unwrap().iter().cloned().collect()
+    }
+
+    /// Feeds `input` to a scanner in the given pieces; returns the output.
+    fn feed_split(input: &[u8], cuts: &[usize], raw: Arc<RawTargets>) -> (Vec<u8>, Scanner) {
+        let mut scan = Scanner::new(raw);
+        let mut output = Vec::new();
+        let mut from = 0;
+        for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
+            let piece = &input[from..cut];
+            let mut out = Vec::new();
+            if scan.feed(piece, &mut out) {
+                output.extend_from_slice(&out);
+            } else {
+                assert!(out.is_empty());
+                output.extend_from_slice(piece);
+            }
+            from = cut;
+        }
+        (output, scan)
+    }
+
+    #[test]
+    fn pipelined_requests_split_at_every_byte_boundary() {
+        let (input, expected) = pipelined();
+        let want = vec![
+            (0, "/a<b>?q={x}".to_owned()),
+            (1, "/p|q".to_owned()),
+            (2, "/c^".to_owned()),
+            (3, "/l`\"\\".to_owned()),
+        ];
+        for cut in 0..=input.len() {
+            let raw = Arc::new(RawTargets::default());
+            let (out, scan) = feed_split(&input, &[cut], raw.clone());
+            assert_eq!(out, expected, "cut at {cut}");
+            assert_eq!(scan.state, State::Start, "cut at {cut}");
+            assert_eq!(scan.index, 4);
+            assert_eq!(raw_list(&raw), want, "cut at {cut}");
+        }
+        // And one byte at a time.
+        let raw = Arc::new(RawTargets::default());
+        let cuts: Vec<usize> = (1..input.len()).collect();
+        let (out, scan) = feed_split(&input, &cuts, raw.clone());
+        assert_eq!(out, expected);
+        assert_eq!(scan.state, State::Start);
+        assert_eq!(raw_list(&raw), want);
+    }
+
+    #[test]
+    fn service_takes_raw_targets_in_order_and_checks_them() {
+        let raw = Arc::new(RawTargets::default());
+        let (input, _) = pipelined();
+        let _ = feed_split(&input, &[], raw.clone());
+        assert_eq!(
+            raw.next(|| "/a%3Cb%3E?q=%7Bx%7D".into()).as_deref(),
+            Some("/a<b>?q={x}")
+        );
+        // A mismatch (counts out of step) yields nothing rather than a wrong target.
+        assert_eq!(raw.next(|| "/other".into()), None);
+        assert_eq!(raw.next(|| "/c%5E".into()).as_deref(), Some("/c^"));
+        assert!(raw.any.load(Ordering::Relaxed));
+        assert_eq!(
+            raw.next(|| "/l%60%22%5C".into()).as_deref(),
+            Some("/l`\"\\")
+        );
+        assert!(!raw.any.load(Ordering::Relaxed));
+        assert_eq!(raw.next(|| "/".into()), None);
+    }
+
+    #[test]
+    fn clean_requests_are_not_copied() {
+        let input = b"GET /plain?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\n<<<";
+        let raw = Arc::new(RawTargets::default());
+        let mut scan = Scanner::new(raw.clone());
+        let mut out = Vec::new();
+        assert!(!scan.feed(input, &mut out));
+        assert!(out.is_empty());
+        assert_eq!(scan.state, State::Start);
+        assert!(!raw.any.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn http2_preface_passes_through() {
+        let mut input = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+        input.extend_from_slice(b"\x00\x00\x12\x04GET /<x> HTTP/1.1\r\n\r\n");
+        for cut in 0..=input.len() {
+            let (out, scan) = feed_split(&input, &[cut], Arc::new(RawTargets::default()));
+            assert_eq!(out, input);
+            assert_eq!(scan.state, State::PassThrough);
+        }
+    }
+
+    #[test]
+    fn what_it_cannot_follow_switches_to_pass_through() {
+        let next = b"GET /<x> HTTP/1.1\r\n\r\n";
+        let cases: [&[u8]; 8] = [
+            b"GET / HTTP/1.1\r\nContent-Length: 1x\r\n\r\n",
+            b"GET / HTTP/1.1\r\nContent-Length: +1\r\n\r\n",
+            b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+            b"GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n",
+            b"CONNECT h:1 HTTP/1.1\r\n\r\n",
+            b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+            b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+            b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        ];
+        for case in cases {
+            let input = [case, next].concat();
+            let (out, scan) = feed_split(&input, &[], Arc::new(RawTargets::default()));
+            assert_eq!(out, input, "{}", String::from_utf8_lossy(case));
+            assert_eq!(scan.state, State::PassThrough);
+        }
+        let mut long = b"GET /".to_vec();
+        long.resize(MAX_LINE + 10, b'a');
+        long.extend_from_slice(b"<");
+        let (out, scan) = feed_split(&long, &[100, 60_000], Arc::new(RawTargets::default()));
+        assert!(out == long);
+        assert_eq!(scan.state, State::PassThrough);
+    }
+
+    #[test]
+    fn long_unrelated_header_lines_are_not_buffered() {
+        let mut input = b"GET /<x> HTTP/1.1\r\nX-Big: ".to_vec();
+        input.resize(200_000, b'b');
+        input.extend_from_slice(b"\r\nContent-Length: 2\r\n\r\n<>GET /> HTTP/1.1\r\n\r\n");
+        let cuts: Vec<usize> = (1..input.len() / 1000).map(|k| k * 1000).collect();
+        let (out, scan) = feed_split(&input, &cuts, Arc::new(RawTargets::default()));
+        assert!(scan.carry.capacity() < 1000);
+        assert_eq!(scan.state, State::Start);
+        let expected = String::from_utf8(input)
+            .unwrap()
+            .replacen("/<x>", "/%3Cx%3E", 1);
+        let expected = expected.replacen("/> HTTP", "/%3E HTTP", 1);
+        assert!(out == expected.as_bytes());
+    }
+
+    /// Yields its chunks one read at a time.
+    struct Chunks(VecDeque<Vec<u8>>);
+
+    impl AsyncRead for Chunks {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            let this = self.get_mut();
+            if let Some(mut chunk) = this.0.pop_front() {
+                let n = chunk.len().min(buf.remaining());
+                buf.put_slice(&chunk[..n]);
+                if n < chunk.len() {
+                    this.0.push_front(chunk.split_off(n));
+                }
+            }
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    async fn read_all<R: AsyncRead + Unpin>(mut r: R, size: usize) -> Vec<u8> {
+        let mut all = Vec::new();
+        let mut buf = vec![0; size];
+        loop {
+            let n = r.read(&mut buf).await.unwrap();
+            if n == 0 {
+                return all;
+            }
+            all.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    #[tokio::test]
+    async fn small_caller_buffers_get_the_expansion_through_pending() {
+        let (input, expected) = pipelined();
+        for size in [1, 2, 3, 5, 64] {
+            for chunk in [1, 7, input.len()] {
+                let chunks = input.chunks(chunk).map(<[u8]>::to_vec).collect();
+                let raw = Arc::new(RawTargets::default());
+                let io = Sanitize::new(Chunks(chunks), raw.clone());
+                assert_eq!(
+                    read_all(io, size).await,
+                    expected,
+                    "buf {size} chunk {chunk}"
+                );
+                assert_eq!(raw_list(&raw).len(), 4);
+            }
+        }
+        // A target made only of escaped bytes: every read overflows.
+        let input = b"GET /<<<<<<<<<<<<<<<< HTTP/1.1\r\n\r\n";
+        let io = Sanitize::new(Chunks(VecDeque::from([input.to_vec()])), Arc::default());
+        let out = read_all(io, 4).await;
+        assert_eq!(
+            out,
+            [&b"GET /"[..], &b"%3C".repeat(16), b" HTTP/1.1\r\n\r\n"].concat()
+        );
+    }
+
+    #[test]
+    fn whole_heads_in_one_read_take_the_fast_path_like_the_split_ones() {
+        let browser = b"GET /page?x=1 HTTP/1.1\r\nHost: h\r\nUser-Agent: u\r\n\
+            Accept: text/html\r\nAccept-Language: en\r\nAccept-Encoding: gzip\r\n\
+            Connection: keep-alive\r\nCookie: a=b\r\nUpgrade-Insecure-Requests: 1\r\n\
+            Cache-Control: max-age=0\r\nTE: trailers\r\n\r\n";
+        let mixed = b"POST /m HTTP/1.1\r\nX-A: 1\r\ncOnTeNt-LeNgTh: 4\r\n\r\n<{}>";
+        let chunked = b"POST /t HTTP/1.1\r\ntRaNsFeR-eNcOdInG: chunked\r\n\r\n2\r\n<>\r\n0\r\n\r\n";
+        let bare_lf = b"GET /b HTTP/1.0\nHost: h\n\n";
+        let input = [&browser[..], mixed, chunked, bare_lf, GET].concat();
+        let expected = [&browser[..], mixed, chunked, bare_lf, GET_OUT].concat();
+        for cut in [0, 1, 30, browser.len(), input.len() - 10] {
+            let raw = Arc::new(RawTargets::default());
+            let (out, scan) = feed_split(&input, &[cut], raw.clone());
+            assert_eq!(out, expected, "cut at {cut}");
+            assert_eq!(scan.state, State::Start, "cut at {cut}");
+            assert_eq!(scan.index, 5);
+            assert_eq!(raw_list(&raw), vec![(4, "/a<b>?q={x}".to_owned())]);
+        }
+        // The length header is honoured in any case: the body is not a request.
+        let (_, scan) = feed_split(mixed, &[], Arc::default());
+        assert_eq!(scan.state, State::Start);
+        let (_, scan) = feed_split(&mixed[..mixed.len() - 1], &[], Arc::default());
+        assert_eq!(scan.state, State::Body(1));
+        // Malformed and framing-relevant lines still switch to pass-through.
+        let cases: [&[u8]; 3] = [
+            b"GET / HTTP/1.1\r\nX-No-Colon\r\n\r\n",
+            b"GET / HTTP/1.1\r\nX-A: 1\r\n folded\r\n\r\n",
+            b"GET / HTTP/1.1\r\nuPgRaDe: h2c\r\n\r\n",
+        ];
+        for case in cases {
+            let input = [case, GET].concat();
+            let (out, scan) = feed_split(&input, &[], Arc::default());
+            assert_eq!(out, input, "{}", String::from_utf8_lossy(case));
+            assert_eq!(scan.state, State::PassThrough);
+        }
+    }
+
+    #[test]
+    fn find_matches_position() {
+        let hay: Vec<u8> = (0..100u8).map(|k| b'a' + k % 26).collect();
+        for b in [b'a', b'h', b'z', b'\n'] {
+            for from in 0..hay.len() {
+                let h = &hay[from..];
+                assert_eq!(find(b, h), h.iter().position(|&c| c == b));
+            }
+        }
+    }
+
+    #[test]
+    fn escape_matches_the_shim() {
+        assert_eq!(escape("/a\"<>\\^`{|}b"), "/a%22%3C%3E%5C%5E%60%7B%7C%7Db");
+    }
+}
