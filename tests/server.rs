@@ -434,3 +434,47 @@ async fn request_head_just_under_16_kib_is_served() {
     assert_eq!(res.status, 200);
     assert_eq!(res.text(), "hello");
 }
+
+/// A client that stops halfway through its request head is disconnected once
+/// the header-read timeout passes, and a complete request on the same server
+/// is still served.
+#[tokio::test]
+async fn stalled_request_head_is_closed_after_the_header_read_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let mut app = webfw::app();
+    app.get("/", |_: &mut Request, res: &mut Response| res.send("ok"));
+    let server = app
+        .bind(
+            ListenOptions::port(0)
+                .host("127.0.0.1")
+                .header_read_timeout(std::time::Duration::from_millis(300)),
+        )
+        .await
+        .expect("bind");
+    let addr = server.local_addr().expect("tcp address");
+
+    let mut stalled = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stalled
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let mut buf = Vec::new();
+    let read = common::guard("the server to close the stalled connection", async {
+        stalled.read_to_end(&mut buf).await
+    })
+    .await;
+    assert!(read.is_ok() || buf.is_empty(), "{read:?}");
+    assert!(
+        !String::from_utf8_lossy(&buf).contains("200 OK"),
+        "an incomplete head must never be answered: {buf:?}"
+    );
+
+    let data = common::send_raw(
+        addr,
+        b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(String::from_utf8_lossy(&data).ends_with("\r\n\r\nok"));
+    server.shutdown().await;
+}
