@@ -661,7 +661,7 @@ impl Request {
 
 /// Request headers of which Node keeps only the first value when repeated
 /// (`matchKnownFields` in `_http_incoming.js`).
-const FIRST_VALUE_WINS: &[&str] = &[
+pub(crate) const FIRST_VALUE_WINS: &[&str] = &[
     "age",
     "authorization",
     "content-length",

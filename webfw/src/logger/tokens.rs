@@ -207,28 +207,6 @@ fn res_text(v: &HeaderValue) -> Cow<'_, str> {
     }
 }
 
-/// Request headers whose duplicates Node discards (the first one wins).
-const FIRST_ONLY: [&str; 18] = [
-    "age",
-    "authorization",
-    "content-length",
-    "content-type",
-    "etag",
-    "expires",
-    "from",
-    "host",
-    "if-modified-since",
-    "if-unmodified-since",
-    "last-modified",
-    "location",
-    "max-forwards",
-    "proxy-authorization",
-    "referer",
-    "retry-after",
-    "server",
-    "user-agent",
-];
-
 /// `req.headers[name]` as Node builds it: duplicates of a few headers are
 /// dropped, `cookie` lines are joined with `; `, all others with `, `
 /// (`set-cookie` is an array, which morgan joins with `, ` as well).
@@ -241,7 +219,7 @@ pub(crate) fn node_req_header<'a>(
     let Some(second) = all.next() else {
         return Some(latin1(first));
     };
-    if FIRST_ONLY.contains(&name.as_str()) {
+    if crate::request::FIRST_VALUE_WINS.contains(&name.as_str()) {
         return Some(latin1(first));
     }
     let sep = if name == http::header::COOKIE {
