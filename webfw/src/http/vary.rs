@@ -95,29 +95,10 @@ fn parse_list(s: &str) -> impl Iterator<Item = &str> {
     s.split(',').map(|piece| piece.trim_matches(' '))
 }
 
-/// `/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/`
+/// `/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/`: an HTTP token, the same check the
+/// logger applies to header names.
 fn is_field_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes().all(|b| {
-            b.is_ascii_alphanumeric()
-                || matches!(
-                    b,
-                    b'!' | b'#'
-                        | b'$'
-                        | b'%'
-                        | b'&'
-                        | b'\''
-                        | b'*'
-                        | b'+'
-                        | b'-'
-                        | b'.'
-                        | b'^'
-                        | b'_'
-                        | b'`'
-                        | b'|'
-                        | b'~'
-                )
-        })
+    webfw_pattern::logfmt::is_header_name(s)
 }
 
 #[cfg(test)]

@@ -251,9 +251,7 @@ impl Scanner {
                     if self.over_limit(seg) {
                         break;
                     }
-                    let n = seg.len().min(self.method.len() - self.method_len);
-                    self.method[self.method_len..self.method_len + n].copy_from_slice(&seg[..n]);
-                    self.method_len += n;
+                    append_capped(&mut self.method, &mut self.method_len, seg);
                     self.line_len += seg.len();
                     i += seg.len();
                     match end {
@@ -309,9 +307,7 @@ impl Scanner {
                     if self.over_limit(seg) {
                         break;
                     }
-                    let n = seg.len().min(self.version.len() - self.version_len);
-                    self.version[self.version_len..self.version_len + n].copy_from_slice(&seg[..n]);
-                    self.version_len += n;
+                    append_capped(&mut self.version, &mut self.version_len, seg);
                     self.line_len += seg.len();
                     i += seg.len();
                     match end {
@@ -717,6 +713,14 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for Sanitize<I> {
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
     }
+}
+
+/// Appends as much of `seg` as fits after `buf[..*len]`: the method and
+/// version are only compared against short known values, so a prefix is enough.
+fn append_capped(buf: &mut [u8], len: &mut usize, seg: &[u8]) {
+    let n = seg.len().min(buf.len() - *len);
+    buf[*len..*len + n].copy_from_slice(&seg[..n]);
+    *len += n;
 }
 
 #[cfg(test)]
