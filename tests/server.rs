@@ -435,6 +435,64 @@ async fn request_head_just_under_16_kib_is_served() {
     assert_eq!(res.text(), "hello");
 }
 
+/// An idle keep-alive connection is closed once the header-read timeout
+/// passes without a new request, as hyper's own timer did.
+#[tokio::test]
+async fn idle_keep_alive_connection_is_closed_after_the_header_read_timeout() {
+    let server = hello_app()
+        .bind(
+            ListenOptions::port(0)
+                .host("127.0.0.1")
+                .header_read_timeout(std::time::Duration::from_millis(200)),
+        )
+        .await
+        .expect("bind");
+    let mut conn = Conn::open(server.local_addr().expect("tcp address")).await;
+    conn.send(keep_alive_request("GET", "/", &[])).await;
+    assert_eq!(conn.read_response(false).await.text(), "hello");
+    let rest = guard(
+        "the server to close the idle connection",
+        conn.read_to_close(),
+    )
+    .await;
+    assert!(rest.is_empty(), "{rest:?}");
+    server.shutdown().await;
+}
+
+/// The header-read timeout never cuts off a request in progress: a handler
+/// that takes several timeout periods still gets its response out.
+#[tokio::test]
+async fn slow_handler_outlasts_the_header_read_timeout() {
+    let mut app = webfw::app();
+    app.get(
+        "/slow",
+        async_handler(|_req, res| {
+            Box::pin(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                res.send("done")
+            })
+        }),
+    );
+    let server = app
+        .bind(
+            ListenOptions::port(0)
+                .host("127.0.0.1")
+                .header_read_timeout(std::time::Duration::from_millis(100)),
+        )
+        .await
+        .expect("bind");
+    let data = common::send_raw(
+        server.local_addr().expect("tcp address"),
+        b"GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(
+        String::from_utf8_lossy(&data).ends_with("\r\n\r\ndone"),
+        "{data:?}"
+    );
+    server.shutdown().await;
+}
+
 /// A client that stops halfway through its request head is disconnected once
 /// the header-read timeout passes, and a complete request on the same server
 /// is still served.

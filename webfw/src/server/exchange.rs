@@ -21,6 +21,7 @@ use bytes::Bytes;
 use http::HeaderMap;
 use http_body::{Frame, SizeHint};
 
+use super::watchdog::InFlight;
 use crate::request::Request;
 use crate::response::Response;
 
@@ -119,6 +120,9 @@ pub(crate) type PanicResponder = fn() -> (u16, HeaderMap, Bytes);
 pub(crate) struct Dispatch {
     chain: Option<ChainFuture>,
     exchange: Arc<Exchange>,
+    /// Moves into the response body: the request is in flight until hyper
+    /// drops the body.
+    in_flight: Option<InFlight>,
     on_panic: PanicResponder,
 }
 
@@ -126,11 +130,13 @@ impl Dispatch {
     pub(crate) fn new(
         chain: ChainFuture,
         exchange: Arc<Exchange>,
+        in_flight: InFlight,
         on_panic: PanicResponder,
     ) -> Self {
         Dispatch {
             chain: Some(chain),
             exchange,
+            in_flight: Some(in_flight),
             on_panic,
         }
     }
@@ -215,7 +221,11 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             chain: d.chain.take(),
         },
     };
-    let mut response = http::Response::new(ResponseBody { kind, finisher });
+    let mut response = http::Response::new(ResponseBody {
+        kind,
+        finisher,
+        _in_flight: d.in_flight.take(),
+    });
     *response.status_mut() =
         http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
     if response.status().canonical_reason().is_none() {
@@ -240,6 +250,7 @@ enum Kind {
 pub struct ResponseBody {
     kind: Kind,
     finisher: Option<Finished>,
+    _in_flight: Option<InFlight>,
 }
 
 impl ResponseBody {

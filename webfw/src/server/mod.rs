@@ -4,6 +4,7 @@
 pub(crate) mod exchange;
 mod sanitize;
 mod tls;
+mod watchdog;
 
 use std::future::Future;
 use std::io;
@@ -13,8 +14,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::body::Incoming;
+use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::watch;
@@ -24,6 +25,7 @@ use crate::request::{RawBody, Request};
 use crate::response::Response;
 use exchange::{ChainFuture, Dispatch, Exchange};
 use sanitize::{RawTargets, Sanitize};
+use watchdog::{Activity, InFlight};
 
 pub use tls::TlsConfig;
 
@@ -338,7 +340,7 @@ async fn accept_loop<L: Accept>(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let builder = Arc::new(connection_builder(&opts));
+    let builders = Arc::new(Builders::new());
     let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
     loop {
         let accepted = tokio::select! {
@@ -351,19 +353,33 @@ async fn accept_loop<L: Accept>(
         };
         let peer = peer.unwrap_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
         let app = app.clone();
-        let builder = builder.clone();
+        let builders = builders.clone();
         let watcher = graceful.watcher();
         let acceptor = tls.clone();
-        tokio::spawn(async move {
+        let activity = Arc::new(Activity::default());
+        let conn = Conn {
+            app,
+            peer,
+            activity: activity.clone(),
+            builders,
+            watcher,
+        };
+        let task = tokio::spawn(async move {
             match acceptor {
-                None => serve(builder, stream, app, peer, false, watcher).await,
+                None => conn.serve(stream, false, false).await,
                 Some(acceptor) => {
                     if let Ok(stream) = acceptor.accept(stream).await {
-                        serve(builder, stream, app, peer, true, watcher).await;
+                        let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
+                        conn.serve(stream, true, h2).await;
                     }
                 }
             }
         });
+        tokio::spawn(watchdog::watch(
+            activity,
+            task.abort_handle(),
+            opts.header_read_timeout,
+        ));
     }
     graceful.shutdown().await;
     // Every connection is done: write out log lines still queued behind a
@@ -371,36 +387,75 @@ async fn accept_loop<L: Accept>(
     crate::logger::flush_all();
 }
 
-fn connection_builder(opts: &ListenOptions) -> auto::Builder<TokioExecutor> {
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(opts.header_read_timeout)
-        .max_buf_size(HYPER_MAX_BUF)
-        .max_headers(2000);
-    builder.http2().timer(TokioTimer::new());
-    builder
+/// hyper's connection settings, built once per listener. HTTP/1 runs without
+/// hyper's timer: the header-read timeout is the [`watchdog`]'s.
+struct Builders {
+    h1: http1::Builder,
+    h2: http2::Builder<TokioExecutor>,
 }
 
-/// Serves one connection; the future completes when the connection closes.
-fn serve<I>(
-    builder: Arc<auto::Builder<TokioExecutor>>,
-    stream: I,
+impl Builders {
+    fn new() -> Builders {
+        let mut h1 = http1::Builder::new();
+        h1.max_buf_size(HYPER_MAX_BUF).max_headers(2000);
+        let mut h2 = http2::Builder::new(TokioExecutor::new());
+        h2.timer(TokioTimer::new());
+        Builders { h1, h2 }
+    }
+}
+
+/// One accepted connection, before its protocol is known.
+struct Conn {
+    app: AppRef,
+    peer: SocketAddr,
+    activity: Arc<Activity>,
+    builders: Arc<Builders>,
+    watcher: hyper_util::server::graceful::Watcher,
+}
+
+impl Conn {
+    /// Serves the connection until it closes: HTTP/2 when ALPN chose it or
+    /// the client starts with the HTTP/2 preface (prior knowledge), else
+    /// HTTP/1.1.
+    async fn serve<I>(self, stream: I, secure: bool, alpn_h2: bool)
+    where
+        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        // Targets with bytes hyper rejects are escaped on the way in; the raw
+        // ones come back to the service so `req.originalUrl` is what the
+        // client sent.
+        let raw_targets = Arc::new(RawTargets::default());
+        let mut io = Sanitize::new(stream, raw_targets.clone());
+        let h2 = alpn_h2 || matches!(io.starts_with_h2_preface().await, Ok(true));
+        let io = TokioIo::new(io);
+        let service = service(self.app, self.peer, secure, self.activity, raw_targets);
+        if h2 {
+            let conn = self.builders.h2.serve_connection(io, service);
+            let _ = self.watcher.watch(conn).await;
+        } else {
+            let conn = self.builders.h1.serve_connection(io, service);
+            let _ = self.watcher.watch(conn).await;
+        }
+    }
+}
+
+/// The per-request entry point hyper calls for each request of a connection.
+fn service(
     app: AppRef,
     peer: SocketAddr,
     secure: bool,
-    watcher: hyper_util::server::graceful::Watcher,
-) -> impl Future<Output = ()> + Send + 'static
-where
-    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
+    activity: Arc<Activity>,
+    raw_targets: Arc<RawTargets>,
+) -> impl hyper::service::Service<
+    http::Request<Incoming>,
+    Response = exchange::HyperResponse,
+    Error = std::convert::Infallible,
+    Future = Dispatch,
+> + Send
++ 'static {
     let shared = Arc::new(Exchange::default());
-    // Targets with bytes hyper rejects are escaped on the way in; the raw ones
-    // come back here so `req.originalUrl` is what the client sent.
-    let raw_targets = Arc::new(RawTargets::default());
-    let io = TokioIo::new(Sanitize::new(stream, raw_targets.clone()));
-    let service = hyper::service::service_fn(move |req: http::Request<Incoming>| {
+    hyper::service::service_fn(move |req: http::Request<Incoming>| {
+        let in_flight = InFlight::new(&activity);
         // Reuse the connection's exchange when no earlier request still holds it.
         let exchange = if Arc::strong_count(&shared) == 1 {
             shared.reset();
@@ -448,12 +503,13 @@ where
             app.handle_root(&mut req, &mut res).await;
             res.has_finish_hooks().then(|| Box::new((req, res)))
         });
-        Dispatch::new(chain, exchange, crate::final_handler::panic_response)
-    });
-    async move {
-        let conn = builder.serve_connection(io, service);
-        let _ = watcher.watch(conn).await;
-    }
+        Dispatch::new(
+            chain,
+            exchange,
+            in_flight,
+            crate::final_handler::panic_response,
+        )
+    })
 }
 
 /// The size of a request head as Node counts it against its limit: the

@@ -647,6 +647,47 @@ impl<I> Sanitize<I> {
         }
     }
 
+    /// Reads until the connection's first bytes either are the HTTP/2
+    /// preface (`Ok(true)`: a client with prior knowledge) or cannot be
+    /// (`Ok(false)`, also at end of input). The bytes read are kept for the
+    /// next reads, so choosing the protocol this way costs nothing per request.
+    pub(crate) async fn starts_with_h2_preface(&mut self) -> io::Result<bool>
+    where
+        I: AsyncRead + Unpin,
+    {
+        const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+        let mut seen: Vec<u8> = Vec::new();
+        loop {
+            let n = seen.len().min(PREFACE.len());
+            if seen[..n] != PREFACE[..n] {
+                break;
+            }
+            if n == PREFACE.len() {
+                self.keep(seen);
+                return Ok(true);
+            }
+            let len = seen.len();
+            seen.resize(len + 8 * 1024, 0);
+            let mut buf = ReadBuf::new(&mut seen[len..]);
+            std::future::poll_fn(|cx| Pin::new(&mut *self).poll_read(cx, &mut buf)).await?;
+            let read = buf.filled().len();
+            seen.truncate(len + read);
+            if read == 0 {
+                break;
+            }
+        }
+        self.keep(seen);
+        Ok(false)
+    }
+
+    /// Queues bytes that were read (and scanned) ahead of the caller.
+    fn keep(&mut self, mut bytes: Vec<u8>) {
+        bytes.extend_from_slice(&self.pending[self.pending_pos..]);
+        bytes.shrink_to_fit();
+        self.pending = bytes;
+        self.pending_pos = 0;
+    }
+
     fn drain_pending(&mut self, buf: &mut ReadBuf<'_>) {
         let n = buf.remaining().min(self.pending.len() - self.pending_pos);
         buf.put_slice(&self.pending[self.pending_pos..self.pending_pos + n]);
@@ -944,6 +985,31 @@ mod tests {
             out,
             [&b"GET /"[..], &b"%3C".repeat(16), b" HTTP/1.1\r\n\r\n"].concat()
         );
+    }
+
+    #[tokio::test]
+    async fn sniffing_the_preface_keeps_every_byte_for_the_reader() {
+        let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x12".to_vec();
+        let (http1, http1_out) = pipelined();
+        for chunk in [1, 5, 23, 24, 4096] {
+            let chunks = preface.chunks(chunk).map(<[u8]>::to_vec).collect();
+            let mut io = Sanitize::new(Chunks(chunks), Arc::default());
+            assert!(io.starts_with_h2_preface().await.unwrap(), "chunk {chunk}");
+            assert_eq!(read_all(io, 7).await, preface, "chunk {chunk}");
+
+            let chunks = http1.chunks(chunk).map(<[u8]>::to_vec).collect();
+            let raw = Arc::new(RawTargets::default());
+            let mut io = Sanitize::new(Chunks(chunks), raw.clone());
+            assert!(!io.starts_with_h2_preface().await.unwrap(), "chunk {chunk}");
+            assert_eq!(read_all(io, 7).await, http1_out, "chunk {chunk}");
+            assert_eq!(raw_list(&raw).len(), 4);
+        }
+        // A method that starts like the preface, and a client that closes early.
+        for input in [&b"PRIVATE / HTTP/1.1\r\n\r\n"[..], b"PRI * HT"] {
+            let mut io = Sanitize::new(Chunks(VecDeque::from([input.to_vec()])), Arc::default());
+            assert!(!io.starts_with_h2_preface().await.unwrap());
+            assert_eq!(read_all(io, 64).await, input);
+        }
     }
 
     #[test]
