@@ -435,6 +435,27 @@ async fn request_head_just_under_16_kib_is_served() {
     assert_eq!(res.text(), "hello");
 }
 
+/// Node accepts up to 2000 headers per request; hyper's stack parser takes
+/// 100, so a connection opening with more is served by its larger parser.
+#[tokio::test]
+async fn request_with_many_headers_is_served() {
+    let mut app = webfw::app();
+    app.get("/", |req: &mut Request, res: &mut Response| {
+        let n = req
+            .headers()
+            .keys()
+            .filter(|k| k.as_str().starts_with("x-h"))
+            .count();
+        res.send(n.to_string())
+    });
+    let srv = TestServer::start(app).await;
+    let names: Vec<String> = (0..1000).map(|k| format!("x-h{k}")).collect();
+    let headers: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "v")).collect();
+    let res = srv.get_with("/", &headers).await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.text(), "1000");
+}
+
 /// An idle keep-alive connection is closed once the header-read timeout
 /// passes without a new request, as hyper's own timer did.
 #[tokio::test]

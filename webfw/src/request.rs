@@ -752,7 +752,7 @@ pub(crate) fn protohost_len(url: &str) -> usize {
 pub(crate) fn pathname(url: &str) -> &str {
     let start = protohost_len(url);
     let rest = &url[start..];
-    let end = rest.find('?').unwrap_or(rest.len());
+    let end = crate::http::find_byte(b'?', rest.as_bytes()).unwrap_or(rest.len());
     &rest[..end]
 }
 

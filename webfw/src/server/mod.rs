@@ -24,7 +24,7 @@ use crate::app::{App, AppRef};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
 use exchange::{ChainFuture, Dispatch, Exchange};
-use sanitize::{RawTargets, Sanitize};
+use sanitize::{RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight};
 
 pub use tls::TlsConfig;
@@ -391,16 +391,27 @@ async fn accept_loop<L: Accept>(
 /// hyper's timer: the header-read timeout is the [`watchdog`]'s.
 struct Builders {
     h1: http1::Builder,
+    /// For connections that start with more header lines than hyper parses
+    /// on the stack: Node accepts up to 2000 headers, and hyper's parser for
+    /// that many allocates 128 KiB per request.
+    h1_many_headers: http1::Builder,
     h2: http2::Builder<TokioExecutor>,
 }
 
 impl Builders {
     fn new() -> Builders {
         let mut h1 = http1::Builder::new();
-        h1.max_buf_size(HYPER_MAX_BUF).max_headers(2000);
+        h1.max_buf_size(HYPER_MAX_BUF)
+            .max_headers(sanitize::MANY_HEADER_LINES);
+        let mut h1_many_headers = h1.clone();
+        h1_many_headers.max_headers(2000);
         let mut h2 = http2::Builder::new(TokioExecutor::new());
         h2.timer(TokioTimer::new());
-        Builders { h1, h2 }
+        Builders {
+            h1,
+            h1_many_headers,
+            h2,
+        }
     }
 }
 
@@ -426,16 +437,28 @@ impl Conn {
         // client sent.
         let raw_targets = Arc::new(RawTargets::default());
         let mut io = Sanitize::new(stream, raw_targets.clone());
-        let h2 = alpn_h2 || matches!(io.starts_with_h2_preface().await, Ok(true));
+        let sniffed = if alpn_h2 {
+            Sniffed::Http2
+        } else {
+            match io.sniff().await {
+                Ok(sniffed) => sniffed,
+                Err(_) => return,
+            }
+        };
         let io = TokioIo::new(io);
         let service = service(self.app, self.peer, secure, self.activity, raw_targets);
-        if h2 {
-            let conn = self.builders.h2.serve_connection(io, service);
-            let _ = self.watcher.watch(conn).await;
-        } else {
-            let conn = self.builders.h1.serve_connection(io, service);
-            let _ = self.watcher.watch(conn).await;
-        }
+        let h1 = match sniffed {
+            Sniffed::Http2 => {
+                let conn = self.builders.h2.serve_connection(io, service);
+                let _ = self.watcher.watch(conn).await;
+                return;
+            }
+            Sniffed::Http1 { many_headers: true } => &self.builders.h1_many_headers,
+            Sniffed::Http1 {
+                many_headers: false,
+            } => &self.builders.h1,
+        };
+        let _ = self.watcher.watch(h1.serve_connection(io, service)).await;
     }
 }
 
@@ -480,14 +503,15 @@ fn service(
         // Requests Node rejects before Express runs.
         let rejected = if parts.version >= http::Version::HTTP_2 {
             None
-        } else if head_size(&parts).saturating_sub(escaped_len) > MAX_HEAD_SIZE {
-            Some(431)
-        } else if parts.version == http::Version::HTTP_11
-            && !parts.headers.contains_key(http::header::HOST)
-        {
-            Some(400)
         } else {
-            None
+            let (size, has_host) = head_size(&parts);
+            if size.saturating_sub(escaped_len) > MAX_HEAD_SIZE {
+                Some(431)
+            } else if parts.version == http::Version::HTTP_11 && !has_host {
+                Some(400)
+            } else {
+                None
+            }
         };
         let body = RawBody::Incoming(body);
         let mut req = Request::new(parts, raw_target, body, peer, secure, app.clone());
@@ -512,17 +536,18 @@ fn service(
     })
 }
 
-/// The size of a request head as Node counts it against its limit: the
-/// request line and every header line.
-fn head_size(parts: &http::request::Parts) -> usize {
+/// The size of a request head as Node counts it against its limit (the
+/// request line and every header line), and whether it has a `Host` header:
+/// one pass for both.
+fn head_size(parts: &http::request::Parts) -> (usize, bool) {
     let target = parts.uri.path_and_query().map_or(1, |p| p.as_str().len());
-    let line = parts.method.as_str().len() + target + 11;
-    parts
-        .headers
-        .iter()
-        .map(|(n, v)| n.as_str().len() + v.len() + 4)
-        .sum::<usize>()
-        + line
+    let mut size = parts.method.as_str().len() + target + 11;
+    let mut has_host = false;
+    for (name, value) in &parts.headers {
+        size += name.as_str().len() + value.len() + 4;
+        has_host |= name == http::header::HOST;
+    }
+    (size, has_host)
 }
 
 /// Node's answer to a request its parser rejects (oversized head: 431; HTTP/1.1

@@ -21,13 +21,28 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll, ready};
 
-use memchr::memchr;
+use crate::http::find_byte;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 /// Longest request line, header line (of a header the shim must read) or
 /// chunk extension it follows; longer ones switch to pass-through. hyper's
 /// own read buffer is this size, so it rejects such heads anyway.
 const MAX_LINE: usize = 64 * 1024;
+
+/// hyper parses up to this many header lines per head on the stack; more
+/// need its heap-allocated parser (see [`Sniffed::Http1`]).
+pub(crate) const MANY_HEADER_LINES: usize = 100;
+
+/// What a connection's first bytes say about its protocol.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Sniffed {
+    /// The HTTP/2 preface.
+    Http2,
+    /// HTTP/1.x; `many_headers` when the first read holds more than
+    /// [`MANY_HEADER_LINES`] lines, as a client sending Node's up to 2000
+    /// headers per request does.
+    Http1 { many_headers: bool },
+}
 
 /// The bytes Node accepts in a target and `http::Uri` rejects.
 fn needs_escape(b: u8) -> bool {
@@ -49,30 +64,6 @@ const TARGET_STOP: [bool; 256] = {
     }
     t
 };
-
-/// The first `b` in `hay`. Lines are short: a word at a time for the first
-/// few words costs less than `memchr`'s dispatch, which takes over after.
-fn find(b: u8, hay: &[u8]) -> Option<usize> {
-    const LO: u64 = u64::from_le_bytes([1; 8]);
-    const HI: u64 = LO << 7;
-    let pattern = LO * u64::from(b);
-    let head = &hay[..hay.len().min(32)];
-    let mut words = head.chunks_exact(8);
-    let mut base = 0;
-    for w in &mut words {
-        let x = u64::from_le_bytes(w.try_into().unwrap_or_default()) ^ pattern;
-        // Nonzero at (and only above) a zero byte: the lowest one is exact.
-        let m = x.wrapping_sub(LO) & !x & HI;
-        if m != 0 {
-            return Some(base + (m.trailing_zeros() / 8) as usize);
-        }
-        base += 8;
-    }
-    if let Some(p) = words.remainder().iter().position(|&c| c == b) {
-        return Some(base + p);
-    }
-    memchr(b, &hay[head.len()..]).map(|p| head.len() + p)
-}
 
 fn push_escaped(out: &mut Vec<u8>, b: u8) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -410,7 +401,7 @@ impl Scanner {
         let lf = if rest[v..].starts_with(b"HTTP/1.1\r\n") {
             v + 9
         } else {
-            v + find(b'\n', &rest[v..])?
+            v + find_byte(b'\n', &rest[v..])?
         };
         let version = &rest[v..lf];
         let n = version.len().min(self.version.len());
@@ -445,8 +436,8 @@ impl Scanner {
             } else {
                 // A header the framing cannot depend on: only its colon
                 // (hyper rejects a line without one) and its end matter.
-                let colon = find(b':', line);
-                let lf = colon.and_then(|c| find(b'\n', &line[c..]).map(|p| c + p));
+                let colon = find_byte(b':', line);
+                let lf = colon.and_then(|c| find_byte(b'\n', &line[c..]).map(|p| c + p));
                 match (colon, lf) {
                     (Some(c), Some(p)) if !line[..c].contains(&b'\n') => pos += p + 1,
                     _ => pos += self.header(line),
@@ -459,7 +450,7 @@ impl Scanner {
     /// Follows the header line at the start of `rest`, which may be split
     /// across reads; returns how many bytes it consumed.
     fn header(&mut self, rest: &[u8]) -> usize {
-        let Some(p) = find(b'\n', rest) else {
+        let Some(p) = find_byte(b'\n', rest) else {
             if !self.skip_line {
                 self.carry.extend_from_slice(rest);
                 if !self.may_matter(&self.carry) {
@@ -488,7 +479,7 @@ impl Scanner {
     /// Whether the start of a header line may name a header the framing
     /// depends on (false only once the name is known to be another one).
     fn may_matter(&self, start: &[u8]) -> bool {
-        match find(b':', start) {
+        match find_byte(b':', start) {
             Some(c) => is_framing_header(&start[..c]),
             None => true,
         }
@@ -506,7 +497,7 @@ impl Scanner {
             self.state = State::PassThrough;
             return;
         }
-        let Some(c) = find(b':', line) else {
+        let Some(c) = find_byte(b':', line) else {
             self.state = State::PassThrough;
             return;
         };
@@ -647,11 +638,11 @@ impl<I> Sanitize<I> {
         }
     }
 
-    /// Reads until the connection's first bytes either are the HTTP/2
-    /// preface (`Ok(true)`: a client with prior knowledge) or cannot be
-    /// (`Ok(false)`, also at end of input). The bytes read are kept for the
-    /// next reads, so choosing the protocol this way costs nothing per request.
-    pub(crate) async fn starts_with_h2_preface(&mut self) -> io::Result<bool>
+    /// Reads the connection's first bytes, until they either are the HTTP/2
+    /// preface (a client with prior knowledge) or cannot be, and tells which
+    /// protocol follows. The bytes read are kept for the next reads, so
+    /// choosing this way costs nothing per request.
+    pub(crate) async fn sniff(&mut self) -> io::Result<Sniffed>
     where
         I: AsyncRead + Unpin,
     {
@@ -664,7 +655,7 @@ impl<I> Sanitize<I> {
             }
             if n == PREFACE.len() {
                 self.keep(seen);
-                return Ok(true);
+                return Ok(Sniffed::Http2);
             }
             let len = seen.len();
             seen.resize(len + 8 * 1024, 0);
@@ -676,8 +667,11 @@ impl<I> Sanitize<I> {
                 break;
             }
         }
+        let lines = memchr::memchr_iter(b'\n', &seen).count();
         self.keep(seen);
-        Ok(false)
+        Ok(Sniffed::Http1 {
+            many_headers: lines > MANY_HEADER_LINES,
+        })
     }
 
     /// Queues bytes that were read (and scanned) ahead of the caller.
@@ -989,27 +983,40 @@ mod tests {
 
     #[tokio::test]
     async fn sniffing_the_preface_keeps_every_byte_for_the_reader() {
+        const HTTP1: Sniffed = Sniffed::Http1 {
+            many_headers: false,
+        };
         let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x12".to_vec();
         let (http1, http1_out) = pipelined();
         for chunk in [1, 5, 23, 24, 4096] {
             let chunks = preface.chunks(chunk).map(<[u8]>::to_vec).collect();
             let mut io = Sanitize::new(Chunks(chunks), Arc::default());
-            assert!(io.starts_with_h2_preface().await.unwrap(), "chunk {chunk}");
+            assert_eq!(io.sniff().await.unwrap(), Sniffed::Http2, "chunk {chunk}");
             assert_eq!(read_all(io, 7).await, preface, "chunk {chunk}");
 
             let chunks = http1.chunks(chunk).map(<[u8]>::to_vec).collect();
             let raw = Arc::new(RawTargets::default());
             let mut io = Sanitize::new(Chunks(chunks), raw.clone());
-            assert!(!io.starts_with_h2_preface().await.unwrap(), "chunk {chunk}");
+            assert_eq!(io.sniff().await.unwrap(), HTTP1, "chunk {chunk}");
             assert_eq!(read_all(io, 7).await, http1_out, "chunk {chunk}");
             assert_eq!(raw_list(&raw).len(), 4);
         }
         // A method that starts like the preface, and a client that closes early.
         for input in [&b"PRIVATE / HTTP/1.1\r\n\r\n"[..], b"PRI * HT"] {
             let mut io = Sanitize::new(Chunks(VecDeque::from([input.to_vec()])), Arc::default());
-            assert!(!io.starts_with_h2_preface().await.unwrap());
+            assert_eq!(io.sniff().await.unwrap(), HTTP1);
             assert_eq!(read_all(io, 64).await, input);
         }
+        // A first read with more header lines than hyper parses on the stack.
+        let mut many = b"GET / HTTP/1.1\r\n".to_vec();
+        for k in 0..MANY_HEADER_LINES {
+            many.extend_from_slice(format!("x-{k}: v\r\n").as_bytes());
+        }
+        many.extend_from_slice(b"\r\n");
+        let mut io = Sanitize::new(Chunks(VecDeque::from([many.clone()])), Arc::default());
+        let sniffed = io.sniff().await.unwrap();
+        assert_eq!(sniffed, Sniffed::Http1 { many_headers: true });
+        assert_eq!(read_all(io, 64).await, many);
     }
 
     #[test]
@@ -1047,17 +1054,6 @@ mod tests {
             let (out, scan) = feed_split(&input, &[], Arc::default());
             assert_eq!(out, input, "{}", String::from_utf8_lossy(case));
             assert_eq!(scan.state, State::PassThrough);
-        }
-    }
-
-    #[test]
-    fn find_matches_position() {
-        let hay: Vec<u8> = (0..100u8).map(|k| b'a' + k % 26).collect();
-        for b in [b'a', b'h', b'z', b'\n'] {
-            for from in 0..hay.len() {
-                let h = &hay[from..];
-                assert_eq!(find(b, h), h.iter().position(|&c| c == b));
-            }
         }
     }
 
