@@ -51,6 +51,9 @@ pub(crate) fn find_byte(b: u8, hay: &[u8]) -> Option<usize> {
     if let Some(p) = words.remainder().iter().position(|&c| c == b) {
         return Some(base + p);
     }
+    if head.len() == hay.len() {
+        return None;
+    }
     memchr::memchr(b, &hay[head.len()..]).map(|p| head.len() + p)
 }
 

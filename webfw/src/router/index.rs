@@ -13,8 +13,13 @@ use super::layer::Layer;
 /// of patterns is cheaper than walking a trie.
 const LINEAR_MAX: usize = 12;
 
+/// A radix-trie node: chains of single-child nodes are merged into one edge,
+/// so a walk compares whole literal runs at once instead of byte by byte.
 #[derive(Default)]
 struct Node {
+    /// The edge into this node (case-folded when the index folds); its first
+    /// byte is the key the parent's `children` are sorted by.
+    label: Vec<u8>,
     children: Vec<(u8, u32)>,
     layers: Vec<u32>,
 }
@@ -28,32 +33,74 @@ pub(crate) struct Index {
 
 impl Index {
     pub(crate) fn build(stack: &[Layer], case_sensitive: bool) -> Index {
+        Index::from_prefixes(
+            stack.iter().map(Layer::literal_prefix),
+            stack.len(),
+            case_sensitive,
+        )
+    }
+
+    fn from_prefixes<'a>(
+        prefixes: impl Iterator<Item = &'a str>,
+        len: usize,
+        case_sensitive: bool,
+    ) -> Index {
+        let fold = !case_sensitive;
         let mut idx = Index {
             nodes: vec![Node::default()],
-            fold: !case_sensitive,
-            linear: stack.len() <= LINEAR_MAX,
-            len: stack.len(),
+            fold,
+            linear: len <= LINEAR_MAX,
+            len,
         };
         if idx.linear {
             return idx;
         }
-        for (i, layer) in stack.iter().enumerate() {
+        // A byte trie first, then merged into the radix form.
+        let mut trie = vec![Node::default()];
+        for (i, prefix) in prefixes.enumerate() {
             let mut node = 0usize;
-            for &b in layer.literal_prefix().as_bytes() {
-                let b = if idx.fold { b.to_ascii_lowercase() } else { b };
-                node = match idx.nodes[node].children.binary_search_by_key(&b, |c| c.0) {
-                    Ok(pos) => idx.nodes[node].children[pos].1 as usize,
+            for &b in prefix.as_bytes() {
+                let b = if fold { b.to_ascii_lowercase() } else { b };
+                node = match trie[node].children.binary_search_by_key(&b, |c| c.0) {
+                    Ok(pos) => trie[node].children[pos].1 as usize,
                     Err(pos) => {
-                        let new = idx.nodes.len();
-                        idx.nodes.push(Node::default());
-                        idx.nodes[node].children.insert(pos, (b, new as u32));
+                        let new = trie.len();
+                        trie.push(Node {
+                            label: vec![b],
+                            ..Node::default()
+                        });
+                        trie[node].children.insert(pos, (b, new as u32));
                         new
                     }
                 };
             }
-            idx.nodes[node].layers.push(i as u32);
+            trie[node].layers.push(i as u32);
         }
+        idx.nodes[0].layers = std::mem::take(&mut trie[0].layers);
+        idx.compress(&mut trie, 0, 0);
         idx
+    }
+
+    /// Copies the children of `trie[from]` under `self.nodes[to]`, merging
+    /// every chain of layer-less single-child nodes into one edge.
+    fn compress(&mut self, trie: &mut [Node], from: usize, to: usize) {
+        for (key, child) in std::mem::take(&mut trie[from].children) {
+            let mut end = child as usize;
+            let mut label = vec![key];
+            while trie[end].layers.is_empty() && trie[end].children.len() == 1 {
+                let (b, next) = trie[end].children[0];
+                label.push(b);
+                end = next as usize;
+            }
+            let new = self.nodes.len();
+            self.nodes.push(Node {
+                label,
+                children: Vec::new(),
+                layers: std::mem::take(&mut trie[end].layers),
+            });
+            self.nodes[to].children.push((key, new as u32));
+            self.compress(trie, end, new);
+        }
     }
 
     /// Appends, in registration order, the indexes of layers after `from`
@@ -64,17 +111,30 @@ impl Index {
             out.extend_range(from, self.len);
             return;
         }
-        let mut node = 0usize;
-        out.extend_filtered(&self.nodes[0].layers, from);
-        for &b in path.as_bytes() {
+        let path = path.as_bytes();
+        let mut node = &self.nodes[0];
+        out.extend_filtered(&node.layers, from);
+        let mut pos = 0;
+        while let Some(&b) = path.get(pos) {
             let b = if self.fold { b.to_ascii_lowercase() } else { b };
-            match self.nodes[node].children.binary_search_by_key(&b, |c| c.0) {
-                Ok(pos) => {
-                    node = self.nodes[node].children[pos].1 as usize;
-                    out.extend_filtered(&self.nodes[node].layers, from);
-                }
-                Err(_) => break,
+            let Ok(k) = node.children.binary_search_by_key(&b, |c| c.0) else {
+                break;
+            };
+            node = &self.nodes[node.children[k].1 as usize];
+            let Some(run) = path.get(pos..pos + node.label.len()) else {
+                break;
+            };
+            // Labels are folded already, so comparing without case is exact.
+            let same = if self.fold {
+                run.eq_ignore_ascii_case(&node.label)
+            } else {
+                run == &node.label[..]
+            };
+            if !same {
+                break;
             }
+            pos += run.len();
+            out.extend_filtered(&node.layers, from);
         }
         out.sort();
     }
@@ -141,5 +201,97 @@ impl Candidates {
         } else {
             &self.spill
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the index must return: every layer from `from` on whose
+    /// literal prefix starts the path.
+    fn linear(prefixes: &[&str], path: &str, from: usize, fold: bool) -> Vec<u32> {
+        let starts = |p: &str| match path.get(..p.len()) {
+            Some(head) if fold => head.eq_ignore_ascii_case(p),
+            Some(head) => head == p,
+            None => false,
+        };
+        (from..prefixes.len())
+            .filter(|&i| starts(prefixes[i]))
+            .map(|i| i as u32)
+            .collect()
+    }
+
+    #[test]
+    fn radix_walk_finds_exactly_the_layers_whose_prefix_starts_the_path() {
+        let mut prefixes = vec![
+            "",
+            "/",
+            "/r/route",
+            "/r/route1",
+            "/r/route10/",
+            "/R/Route2",
+            "/mw",
+            "/mw/",
+            "/mw/plaintext",
+            "/plaintext",
+            "/plain",
+            "/json",
+            "/log",
+            "/static/",
+            "/a/b/c",
+            "/a/bd",
+            "/a/",
+        ];
+        let extra: Vec<String> = (0..40).map(|k| format!("/r/route{k}/")).collect();
+        prefixes.extend(extra.iter().map(String::as_str));
+        let paths = [
+            "",
+            "/",
+            "/r",
+            "/r/route",
+            "/r/route1",
+            "/r/route10/5",
+            "/r/route1/5",
+            "/r/route2/x",
+            "/R/ROUTE2/x",
+            "/mw/plaintext",
+            "/MW/PLAINTEXT",
+            "/mw",
+            "/plaintext",
+            "/plain",
+            "/pla",
+            "/json/",
+            "/a/b/c/d",
+            "/a/bd",
+            "/a/bx",
+            "/zzz",
+            "/r/route39/1",
+            "/r/route4",
+        ];
+        for case_sensitive in [false, true] {
+            let idx =
+                Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), case_sensitive);
+            assert!(!idx.linear);
+            for path in paths {
+                for from in [0, 3, 9, prefixes.len()] {
+                    let mut out = Candidates::new();
+                    idx.candidates(path, from, &mut out);
+                    assert_eq!(
+                        out.as_slice(),
+                        linear(&prefixes, path, from, !case_sensitive),
+                        "{path} from {from} case_sensitive {case_sensitive}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chains_are_merged_into_single_edges() {
+        let prefixes = ["/plaintext", "/plain", "/json"].repeat(5);
+        let idx = Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), false);
+        // root, "/", "plain", "text", "json"
+        assert_eq!(idx.nodes.len(), 5);
     }
 }
