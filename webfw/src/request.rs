@@ -68,6 +68,9 @@ pub(crate) struct UrlState {
     /// Bumped on every `set_url`, so the router can tell whether a handler
     /// rewrote the URL while a mount path was stripped.
     pub(crate) version: u32,
+    /// Where `req.path` lies in the URL: the router reads it several times
+    /// per layer, so it is found once per change of the URL.
+    path: (u32, u32),
 }
 
 impl Request {
@@ -88,7 +91,7 @@ impl Request {
         };
         let mut headers = parts.headers;
         fold_repeated_headers(&mut headers);
-        Request {
+        let mut req = Request {
             method: parts.method,
             uri: parts.uri,
             version: parts.version,
@@ -99,6 +102,7 @@ impl Request {
                 owned: None,
                 start: 0,
                 version: 0,
+                path: (0, 0),
             },
             base_url: String::new(),
             params: Params::default(),
@@ -110,7 +114,17 @@ impl Request {
             route: None,
             locals: None,
             extensions: http::Extensions::new(),
-        }
+        };
+        req.find_path();
+        req
+    }
+
+    /// Records where the pathname of the current `req.url` lies.
+    fn find_path(&mut self) {
+        let url = self.url();
+        let start = protohost_len(url);
+        let path = pathname(url);
+        self.url.path = (start as u32, (start + path.len()) as u32);
     }
 
     /// A request for unit tests of handlers, with no connection behind it.
@@ -233,13 +247,7 @@ impl Request {
     /// assert_eq!(req.original_url(), "/a?b=1");
     /// ```
     pub fn original_url(&self) -> &str {
-        if let Some(abs) = &self.absolute_target {
-            return abs;
-        }
-        match self.uri.path_and_query() {
-            Some(pq) => pq.as_str(),
-            None => self.uri.path(),
-        }
+        original_url(&self.absolute_target, &self.uri)
     }
 
     /// `req.url`: the target with the mount path of the current router stripped.
@@ -249,10 +257,7 @@ impl Request {
     /// assert_eq!(req.url(), "/a?b=1");
     /// ```
     pub fn url(&self) -> &str {
-        match &self.url.owned {
-            Some(s) => s,
-            None => &self.original_url()[self.url.start..],
-        }
+        current_url(&self.url, &self.absolute_target, &self.uri)
     }
 
     /// Rewrites `req.url` (later routing uses the new value, as in Express).
@@ -266,6 +271,7 @@ impl Request {
     pub fn set_url(&mut self, url: impl Into<String>) {
         self.url.owned = Some(url.into());
         self.url.version = self.url.version.wrapping_add(1);
+        self.find_path();
     }
 
     pub(crate) fn url_state(&self) -> UrlState {
@@ -280,6 +286,18 @@ impl Request {
         self.url.version
     }
 
+    /// Appends the first `removed_len` bytes of `req.path` (a matched mount
+    /// path) to `req.baseUrl`, less a trailing `/`; returns whether it had one.
+    pub(crate) fn append_base_url(&mut self, removed_len: usize) -> bool {
+        let (start, end) = self.url.path;
+        let end = (start as usize + removed_len).min(end as usize);
+        let url = current_url(&self.url, &self.absolute_target, &self.uri);
+        let removed = url.get(start as usize..end).unwrap_or_default();
+        let trimmed = removed.strip_suffix('/');
+        self.base_url.push_str(trimmed.unwrap_or(removed));
+        trimmed.is_some()
+    }
+
     /// Strips `removed_len` bytes after the scheme and host from `req.url` (a mount
     /// path) and returns whether a `/` had to be prepended.
     pub(crate) fn strip_url(&mut self, removed_len: usize) -> bool {
@@ -290,6 +308,9 @@ impl Request {
         let slash_added = protohost == 0 && !rest.starts_with('/');
         if self.url.owned.is_none() && !slash_added && protohost == 0 {
             self.url.start += rest_start;
+            let (start, end) = self.url.path;
+            let cut = rest_start as u32;
+            self.url.path = (start.saturating_sub(cut), end.saturating_sub(cut));
             return false;
         }
         let mut s = String::with_capacity(cur.len() + 1);
@@ -299,6 +320,7 @@ impl Request {
         }
         s.push_str(rest);
         self.url.owned = Some(s);
+        self.find_path();
         slash_added
     }
 
@@ -321,7 +343,9 @@ impl Request {
             owned: Some(s),
             start: 0,
             version,
+            path: (0, 0),
         };
+        self.find_path();
     }
 
     /// `req.path`: the pathname of `req.url`.
@@ -331,7 +355,10 @@ impl Request {
     /// assert_eq!(req.path(), "/a/b");
     /// ```
     pub fn path(&self) -> &str {
-        pathname(self.url())
+        let (start, end) = self.url.path;
+        self.url()
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
     }
 
     /// `req.baseUrl`: the path the current router was mounted on (the matched
@@ -745,6 +772,31 @@ pub(crate) fn protohost_len(url: &str) -> usize {
             url[after..].find('/').map_or(url.len(), |j| after + j)
         }
         None => 0,
+    }
+}
+
+/// `req.originalUrl`, from the fields that hold it (borrowing only those).
+fn original_url<'a>(absolute_target: &'a Option<String>, uri: &'a Uri) -> &'a str {
+    if let Some(abs) = absolute_target {
+        return abs;
+    }
+    match uri.path_and_query() {
+        Some(pq) => pq.as_str(),
+        None => uri.path(),
+    }
+}
+
+/// `req.url`, from the fields that hold it (borrowing only those).
+fn current_url<'a>(
+    url: &'a UrlState,
+    absolute_target: &'a Option<String>,
+    uri: &'a Uri,
+) -> &'a str {
+    match &url.owned {
+        Some(s) => s,
+        None => original_url(absolute_target, uri)
+            .get(url.start..)
+            .unwrap_or_default(),
     }
 }
 

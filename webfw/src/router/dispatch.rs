@@ -280,20 +280,23 @@ async fn run_use(
     {
         return (Step::Next, err);
     }
-    let removed = path[..removed_len].to_owned();
     let saved_url = req.url_state();
     let saved_base = req.base_url.len();
+    // The removed text lives on in `base_url` (less a trailing `/`): no copy.
+    let trailing_slash = req.append_base_url(removed_len);
     let slash_added = req.strip_url(removed_len);
     let version = req.url_version();
-    req.base_url
-        .push_str(removed.strip_suffix('/').unwrap_or(&removed));
     let out = run_handlers(handlers, req, res, err).await;
-    req.base_url.truncate(saved_base);
     if req.url_version() == version {
         req.restore_url_state(saved_url);
     } else {
+        let mut removed = req.base_url[saved_base..].to_owned();
+        if trailing_slash {
+            removed.push('/');
+        }
         req.unstrip_rewritten(&removed, slash_added);
     }
+    req.base_url.truncate(saved_base);
     out
 }
 
