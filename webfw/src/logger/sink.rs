@@ -355,6 +355,11 @@ impl LogStream {
         self.sink.write_line(line.as_bytes());
     }
 
+    /// [`write_line`](Self::write_line) for a line built as bytes.
+    pub(crate) fn write_bytes(&self, line: &[u8]) {
+        self.sink.write_line(line);
+    }
+
     /// Waits until every line written so far has reached the writer, then
     /// flushes the writer.
     ///
