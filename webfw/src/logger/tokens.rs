@@ -293,24 +293,40 @@ fn utf8_or_latin1(b: &[u8]) -> Cow<'_, str> {
 /// small, and most looked-up headers are absent).
 const SCAN_LIMIT: usize = 8;
 
-/// The first value of `name` and whether it has more.
+/// A header's first value and whether it has more.
+type First<'a> = Option<(&'a HeaderValue, bool)>;
+
+/// The first value of each of `names` (one walk of a small map).
 #[inline]
-fn first_value<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<(&'a HeaderValue, bool)> {
+fn first_values<'a, const N: usize>(
+    headers: &'a HeaderMap,
+    names: [&HeaderName; N],
+) -> [First<'a>; N] {
+    let mut found = [None; N];
     if headers.len() <= SCAN_LIMIT {
-        let mut found = None;
         for (n, v) in headers {
-            if n == name {
-                if let Some(first) = found {
-                    return Some((first, true));
+            for (name, slot) in names.iter().zip(&mut found) {
+                if n == *name {
+                    match slot {
+                        Some((_, more)) => *more = true,
+                        None => *slot = Some((v, false)),
+                    }
                 }
-                found = Some(v);
             }
         }
-        return found.map(|v| (v, false));
+        return found;
     }
-    let mut all = headers.get_all(name).iter();
-    let first = all.next()?;
-    Some((first, all.next().is_some()))
+    for (name, slot) in names.iter().zip(&mut found) {
+        let mut all = headers.get_all(*name).iter();
+        *slot = all.next().map(|first| (first, all.next().is_some()));
+    }
+    found
+}
+
+#[inline]
+fn first_value<'a>(headers: &'a HeaderMap, name: &HeaderName) -> First<'a> {
+    let [first] = first_values(headers, [name]);
+    first
 }
 
 /// All values of `name` decoded with `decode` and joined with `sep`.
@@ -334,7 +350,13 @@ fn joined<'a>(
 /// dropped, `cookie` lines are joined with `; `, all others with `, `
 /// (`set-cookie` is an array, which morgan joins with `, ` as well).
 pub(crate) fn node_req_header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<Val<'a>> {
-    let (first, more) = first_value(headers, name)?;
+    node_value(headers, name, first_value(headers, name))
+}
+
+/// [`node_req_header`] once the first value was found.
+#[inline]
+fn node_value<'a>(headers: &'a HeaderMap, name: &HeaderName, first: First<'a>) -> Option<Val<'a>> {
+    let (first, more) = first?;
     if !more || crate::request::FIRST_VALUE_WINS.contains(&name.as_str()) {
         return Some(Val::Latin1(first.as_bytes()));
     }
@@ -383,13 +405,12 @@ pub fn pid(_cx: &Cx, _req: &Request, _res: &Response) -> Val<'static> {
 /// `:referrer`: `Referer`, else `Referrer` (an empty `Referer` counts as absent).
 #[inline]
 pub fn referrer<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
+    static REFERRER: HeaderName = HeaderName::from_static("referrer");
     let h = req.headers();
-    match node_req_header(h, &http::header::REFERER) {
+    let [referer, referrer] = first_values(h, [&http::header::REFERER, &REFERRER]);
+    match node_value(h, &http::header::REFERER, referer) {
         Some(v) if !v.is_empty() => v,
-        _ => {
-            static REFERRER: HeaderName = HeaderName::from_static("referrer");
-            node_req_header(h, &REFERRER).unwrap_or(Val::Missing)
-        }
+        _ => node_value(h, &REFERRER, referrer).unwrap_or(Val::Missing),
     }
 }
 
