@@ -142,6 +142,9 @@ impl Line {
     fn text(&mut self, s: &str) {
         if s.is_empty() {
             self.buf.push(b'-');
+        } else if plain_ascii(s.as_bytes()) {
+            // The usual url or value: no call into the escaper.
+            self.buf.extend_from_slice(s.as_bytes());
         } else {
             escape_into(&mut self.buf, s);
         }
