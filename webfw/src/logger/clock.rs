@@ -25,8 +25,35 @@ impl SmallStr {
     /// The text.
     #[inline]
     pub fn as_str(&self) -> &str {
-        // Only whole `&str`s are ever copied in (see `write_str`).
-        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("")
+        // Only whole `&str`s and ASCII bytes are ever copied in.
+        std::str::from_utf8(self.as_bytes()).unwrap_or("")
+    }
+
+    /// The text's bytes, without checking them again.
+    #[inline]
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.buf[..usize::from(self.len)]
+    }
+
+    /// ASCII text (cut to the capacity, which callers' sizes rule out).
+    #[inline]
+    pub(crate) fn from_ascii(text: &[u8]) -> SmallStr {
+        debug_assert!(text.is_ascii());
+        let mut s = SmallStr::new();
+        let n = text.len().min(s.buf.len());
+        s.buf[..n].copy_from_slice(&text[..n]);
+        s.len = n as u8;
+        s
+    }
+
+    /// Appends an ASCII byte (dropped when full, which callers' sizes rule out).
+    #[inline]
+    pub(crate) fn push_ascii(&mut self, b: u8) {
+        debug_assert!(b.is_ascii());
+        if let Some(slot) = self.buf.get_mut(usize::from(self.len)) {
+            *slot = b;
+            self.len += 1;
+        }
     }
 }
 
@@ -65,7 +92,10 @@ fn civil(days: i64) -> (i64, usize, u32) {
 
 /// The three renderings of one second, cached per thread.
 struct Second {
-    secs: u64,
+    /// The second, `[start, end)`: compared with the clock directly, which is
+    /// cheaper than converting each reading to seconds since the epoch.
+    start: SystemTime,
+    end: SystemTime,
     clf: SmallStr,
     web: SmallStr,
     /// `2026-11-22T09:02:14.` (milliseconds and `Z` are appended per call).
@@ -88,8 +118,10 @@ fn render(secs: u64) -> Second {
     );
     let mut iso = SmallStr::new();
     let _ = write!(iso, "{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.");
+    let start = UNIX_EPOCH + Duration::from_secs(secs);
     Second {
-        secs,
+        start,
+        end: start + Duration::from_secs(1),
         clf,
         web,
         iso,
@@ -103,29 +135,32 @@ thread_local! {
 /// `:date[fmt]` for the instant `now`: CLF, ISO 8601 with milliseconds, or
 /// RFC 1123 (`toUTCString`), all in UTC.
 pub fn date(now: SystemTime, fmt: DateFormat) -> SmallStr {
-    let since = now.duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
-    let secs = since.as_secs();
-    let millis = since.subsec_millis();
     let pick = |sec: &Second| match fmt {
         DateFormat::Clf => sec.clf,
         DateFormat::Web => sec.web,
         DateFormat::Iso => {
+            // Before the epoch the second is 1970-01-01T00:00:00 and this 0.
+            let millis = now
+                .duration_since(sec.start)
+                .unwrap_or_default()
+                .subsec_millis();
             let mut s = sec.iso;
             let _ = write!(s, "{millis:03}Z");
             s
         }
     };
+    let render_now = || render(now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs());
     CACHE
         .try_with(|c| {
             let mut c = c.borrow_mut();
-            if c.as_ref().is_none_or(|s| s.secs != secs) {
-                *c = Some(render(secs));
+            if c.as_ref().is_none_or(|s| now < s.start || now >= s.end) {
+                *c = Some(render_now());
             }
             c.as_ref().map(pick)
         })
         .ok()
         .flatten()
-        .unwrap_or_else(|| pick(&render(secs)))
+        .unwrap_or_else(|| pick(&render_now()))
 }
 
 /// Milliseconds of a duration as morgan computes them from `hrtime`.

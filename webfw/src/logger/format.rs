@@ -570,11 +570,7 @@ impl Tokens {
     ) -> Option<String> {
         if let Some(slot) = custom_slot(name) {
             let f = read(&slot).clone();
-            return f(req, res, arg).map(|v| {
-                let mut out = String::with_capacity(v.len());
-                tokens::escape_into(&mut out, &v);
-                out
-            });
+            return f(req, res, arg).and_then(|v| tokens::Val::Text(v.into()).into_string());
         }
         let b = Builtin::from_name(name)?;
         let call = Call::new(b, b.check_arg(arg).ok()?);

@@ -418,7 +418,7 @@ impl Inner {
             with_line(|line| {
                 if self.format.write(cx, req, res, line) {
                     line.lit("\n");
-                    self.stream.write_line(line.as_str());
+                    self.stream.write_bytes(line.as_bytes());
                 }
             });
         }));
@@ -439,7 +439,7 @@ fn with_line(f: impl FnOnce(&mut Line)) {
             if let Some(f) = f.take() {
                 f(&mut line);
             }
-            if line.buf_mut().capacity() > 64 * 1024 {
+            if line.capacity() > 64 * 1024 {
                 *line = Line::new();
             }
         }

@@ -2,7 +2,9 @@
 //!
 //! Writing strategy: a line is written straight to the stream by the thread
 //! that produced it when the stream is idle and fast, so the common case
-//! (a file, a pipe that is being read) costs one `write` and no hand-off.
+//! (a file, a pipe that is being read) costs one `write` and no hand-off;
+//! it takes only the writer's lock (whether the queue is empty is an atomic
+//! flag, checked again once the lock is held so no queued line is overtaken).
 //! When another line is being written at that moment (several threads
 //! logging), or the last two direct writes each took longer than 10 ms (a
 //! slow terminal, a full pipe), the line is appended to an in-memory queue
@@ -24,8 +26,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, Weak};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, TryLockError, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -39,7 +41,7 @@ const SLOW_WRITE: Duration = Duration::from_millis(10);
 struct State {
     /// Lines waiting for the background writer.
     queue: Vec<u8>,
-    /// A write to the stream is in progress (by a request or the flusher).
+    /// Queued lines are being written (by the flusher or `flush`).
     busy: bool,
     /// Threads waiting in `flush` or for queue space.
     waiters: usize,
@@ -47,13 +49,24 @@ struct State {
     flusher: bool,
     /// The background writer has been asked to stop.
     closing: bool,
-    /// Consecutive slow direct writes; at 2, lines are queued instead of
-    /// written on the caller's thread, until a batch goes out quickly again.
-    slow: u8,
+}
+
+impl State {
+    /// Whether a line may skip the queue: nothing queued is still unwritten
+    /// (so it cannot overtake an earlier line).
+    fn drained(&self) -> bool {
+        !self.busy && self.queue.is_empty()
+    }
 }
 
 struct Shared {
     state: Mutex<State>,
+    /// `State::drained`, readable without the state lock (updated under it),
+    /// so that a line written directly costs no lock besides the writer's.
+    drained: AtomicBool,
+    /// Consecutive slow direct writes; at 2, lines are queued instead of
+    /// written on the caller's thread, until a batch goes out quickly again.
+    slow: AtomicU32,
     /// Signals the background writer.
     work: Condvar,
     /// Signals `flush` / queue-space waiters.
@@ -71,11 +84,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    /// Writes to the stream (the caller holds `busy`); errors and panics of
-    /// the writer are reported once.
+    /// Writes queued lines to the stream (the caller holds `busy`).
     fn write_out(&self, bytes: &[u8]) {
+        self.write_with(&mut lock(&self.writer), bytes);
+    }
+
+    /// Writes to the stream; errors and panics of the writer are reported
+    /// once. The lock is held outside `catch_unwind`, so a panicking writer
+    /// does not poison it.
+    fn write_with(&self, w: &mut Box<dyn Write + Send>, bytes: &[u8]) {
         let result = catch_unwind(AssertUnwindSafe(|| {
-            let mut w = lock(&self.writer);
             w.write_all(bytes).and_then(|()| w.flush())
         }));
         let err = match result {
@@ -96,6 +114,11 @@ impl Shared {
             self.idle.notify_all();
         }
     }
+
+    /// Records that `st` changed (call with the state lock held).
+    fn update(&self, st: &State) {
+        self.drained.store(st.drained(), Ordering::Release);
+    }
 }
 
 /// The owner of a stream; dropping the last [`LogStream`] drops it, which
@@ -108,22 +131,32 @@ struct Sink {
 impl Sink {
     fn write_line(&self, line: &[u8]) {
         let sh = &self.shared;
-        let mut st = lock(&sh.state);
-        if !st.busy && st.slow < 2 && st.queue.is_empty() {
-            st.busy = true;
-            drop(st);
-            let t = sh.timed.then(Instant::now);
-            sh.write_out(line);
-            let slow = t.is_some_and(|t| t.elapsed() > SLOW_WRITE);
-            let mut st = lock(&sh.state);
-            st.busy = false;
-            st.slow = if slow { st.slow + 1 } else { 0 };
-            if !st.queue.is_empty() {
-                self.wake_flusher(&mut st);
+        if sh.drained.load(Ordering::Acquire) && sh.slow.load(Ordering::Relaxed) < 2 {
+            let writer = match sh.writer.try_lock() {
+                Ok(w) => Some(w),
+                Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+                Err(TryLockError::WouldBlock) => None,
+            };
+            // Checked again with the writer held: a line queued meanwhile
+            // must not be overtaken.
+            if let Some(mut w) = writer
+                && sh.drained.load(Ordering::Acquire)
+            {
+                let t = sh.timed.then(Instant::now);
+                sh.write_with(&mut w, line);
+                drop(w);
+                if let Some(t) = t {
+                    if t.elapsed() > SLOW_WRITE {
+                        sh.slow.fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        sh.slow.store(0, Ordering::Relaxed);
+                    }
+                }
+                return;
             }
-            sh.notify_waiters(&st);
-            return;
         }
+        // The stream is busy with another line, or slow: queue the line.
+        let mut st = lock(&sh.state);
         while st.queue.len() >= QUEUE_LIMIT {
             self.wake_flusher(&mut st);
             st.waiters += 1;
@@ -131,6 +164,7 @@ impl Sink {
             st.waiters -= 1;
         }
         st.queue.extend_from_slice(line);
+        sh.update(&st);
         if !st.busy {
             self.wake_flusher(&mut st);
         }
@@ -158,6 +192,7 @@ impl Sink {
                     let batch = std::mem::take(&mut st.queue);
                     self.shared.write_out(&batch);
                     st.busy = false;
+                    self.shared.update(st);
                 }
             }
         }
@@ -176,6 +211,7 @@ impl Sink {
                 sh.write_out(&batch);
                 st = lock(&sh.state);
                 st.busy = false;
+                sh.update(&st);
                 sh.notify_waiters(&st);
                 continue;
             }
@@ -221,8 +257,9 @@ fn flusher(weak: Weak<Shared>) {
             st = lock(&sh.state);
             st.busy = false;
             if st.queue.is_empty() && t.elapsed() <= SLOW_WRITE {
-                st.slow = 0;
+                sh.slow.store(0, Ordering::Relaxed);
             }
+            sh.update(&st);
             sh.notify_waiters(&st);
             continue;
         }
@@ -284,8 +321,9 @@ impl LogStream {
                     waiters: 0,
                     flusher: false,
                     closing: false,
-                    slow: 0,
                 }),
+                drained: AtomicBool::new(true),
+                slow: AtomicU32::new(0),
                 work: Condvar::new(),
                 idle: Condvar::new(),
                 writer: Mutex::new(w),
@@ -353,6 +391,11 @@ impl LogStream {
     /// ```
     pub fn write_line(&self, line: &str) {
         self.sink.write_line(line.as_bytes());
+    }
+
+    /// [`write_line`](Self::write_line) for a line built as bytes.
+    pub(crate) fn write_bytes(&self, line: &[u8]) {
+        self.sink.write_line(line);
     }
 
     /// Waits until every line written so far has reached the writer, then
@@ -472,7 +515,7 @@ mod tests {
         let s = LogStream::new(p.clone());
         s.write_line("1\n");
         s.write_line("2\n");
-        assert_eq!(lock(&s.sink.shared.state).slow, 2);
+        assert_eq!(s.sink.shared.slow.load(Ordering::Relaxed), 2);
         let t = std::time::Instant::now();
         for i in 3..6 {
             s.write_line(&format!("{i}\n"));
@@ -514,6 +557,38 @@ mod tests {
                 .count(),
             40
         );
+    }
+
+    #[test]
+    fn each_threads_lines_keep_their_order() {
+        let p = Probe {
+            delay: Duration::from_micros(50),
+            ..Probe::default()
+        };
+        let s = LogStream::new(p.clone());
+        let threads: Vec<_> = (0..4)
+            .map(|k| {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    for i in 0..200 {
+                        s.write_line(&format!("{k} {i}\n"));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        s.flush();
+        let out = String::from_utf8(lock(&p.out).clone()).unwrap();
+        let mut next = [0; 4];
+        for line in out.lines() {
+            let (k, i) = line.split_once(' ').unwrap();
+            let k: usize = k.parse().unwrap();
+            assert_eq!(i.parse::<usize>().unwrap(), next[k], "{out}");
+            next[k] += 1;
+        }
+        assert_eq!(next, [200; 4]);
     }
 
     #[test]

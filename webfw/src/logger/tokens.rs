@@ -51,29 +51,48 @@ pub enum Val<'a> {
     SafeSmall(SmallStr),
     /// Text from the request or response: escaped.
     Text(Cow<'a, str>),
+    /// A request header's bytes, read as Latin-1 (as Node does): escaped.
+    Latin1(&'a [u8]),
+    /// A response header's bytes, read as UTF-8 when valid, else Latin-1:
+    /// escaped.
+    Utf8OrLatin1(&'a [u8]),
 }
 
 impl Val<'_> {
     /// The value as morgan's (escaping) token wrapper returns it.
     pub(crate) fn into_string(self) -> Option<String> {
+        let mut line = Line::new();
         match self {
-            Val::Missing => None,
-            Val::Safe(s) => Some(s.to_owned()),
-            Val::SafeSmall(s) => Some(s.as_str().to_owned()),
-            Val::Text(t) => {
-                let mut out = String::with_capacity(t.len());
-                escape_into(&mut out, &t);
-                Some(out)
-            }
+            Val::Missing => return None,
+            Val::Safe(s) => line.lit(s),
+            Val::SafeSmall(s) => line.lit(s.as_str()),
+            Val::Text(t) => escape_into(&mut line.buf, &t),
+            Val::Latin1(b) => escape_bytes(&mut line.buf, b, latin1),
+            Val::Utf8OrLatin1(b) => escape_bytes(&mut line.buf, b, utf8_or_latin1),
+        }
+        Some(line.into_string())
+    }
+
+    /// Whether the value is an empty string (which prints `-`).
+    fn is_empty(&self) -> bool {
+        match self {
+            Val::Missing => false,
+            Val::Safe(s) => s.is_empty(),
+            Val::SafeSmall(s) => s.as_bytes().is_empty(),
+            Val::Text(t) => t.is_empty(),
+            Val::Latin1(b) | Val::Utf8OrLatin1(b) => b.is_empty(),
         }
     }
 }
 
-/// The line being built.
+/// The line being built: bytes, so that text known to be UTF-8 (inline
+/// digits and dates, header bytes checked to be plain ASCII) is appended
+/// without being validated again.
 #[doc(hidden)]
 #[derive(Default)]
 pub struct Line {
-    buf: String,
+    /// Always UTF-8: only `&str`s, ASCII and escaped text are appended.
+    buf: Vec<u8>,
 }
 
 impl Line {
@@ -85,17 +104,19 @@ impl Line {
     /// Appends literal format text.
     #[inline(always)]
     pub fn lit(&mut self, s: &str) {
-        self.buf.push_str(s);
+        self.buf.extend_from_slice(s.as_bytes());
     }
 
     /// Appends a built-in token's value.
     #[inline(always)]
     pub fn push(&mut self, v: Val<'_>) {
         match v {
-            Val::Missing => self.buf.push('-'),
-            Val::Safe(s) => self.safe(s),
-            Val::SafeSmall(s) => self.safe(s.as_str()),
+            Val::Missing => self.buf.push(b'-'),
+            Val::Safe(s) => self.safe(s.as_bytes()),
+            Val::SafeSmall(s) => self.safe(s.as_bytes()),
             Val::Text(t) => self.text(&t),
+            Val::Latin1(b) => self.escaped_bytes(b, latin1),
+            Val::Utf8OrLatin1(b) => self.escaped_bytes(b, utf8_or_latin1),
         }
     }
 
@@ -104,31 +125,47 @@ impl Line {
     pub fn push_custom(&mut self, v: Option<String>) {
         match v {
             Some(s) => self.text(&s),
-            None => self.buf.push('-'),
+            None => self.buf.push(b'-'),
         }
     }
 
     #[inline(always)]
-    fn safe(&mut self, s: &str) {
+    fn safe(&mut self, s: &[u8]) {
         if s.is_empty() {
-            self.buf.push('-');
+            self.buf.push(b'-');
         } else {
-            self.buf.push_str(s);
+            self.buf.extend_from_slice(s);
         }
     }
 
     #[inline(always)]
     fn text(&mut self, s: &str) {
         if s.is_empty() {
-            self.buf.push('-');
+            self.buf.push(b'-');
+        } else if plain_ascii(s.as_bytes()) {
+            // The usual url or value: no call into the escaper.
+            self.buf.extend_from_slice(s.as_bytes());
         } else {
             escape_into(&mut self.buf, s);
         }
     }
 
-    /// The text so far.
-    pub fn as_str(&self) -> &str {
+    #[inline(always)]
+    fn escaped_bytes(&mut self, b: &[u8], decode: fn(&[u8]) -> Cow<'_, str>) {
+        if b.is_empty() {
+            self.buf.push(b'-');
+        } else {
+            escape_bytes(&mut self.buf, b, decode);
+        }
+    }
+
+    /// The bytes so far (UTF-8).
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.buf
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.capacity()
     }
 
     pub(crate) fn clear(&mut self) {
@@ -136,11 +173,8 @@ impl Line {
     }
 
     pub(crate) fn into_string(self) -> String {
-        self.buf
-    }
-
-    pub(crate) fn buf_mut(&mut self) -> &mut String {
-        &mut self.buf
+        String::from_utf8(self.buf)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
@@ -160,36 +194,86 @@ static SUSPECT: [bool; 256] = {
     t
 };
 
-/// morgan 1.12's `escapeLogField`: `\` and `"` get a backslash, `\b \f \n
+/// Whether `b` is printable ASCII without `"` and `\\`, i.e. text that
+/// `escape_into` copies unchanged. Checks eight bytes at a time: this runs
+/// over every url, header and custom value of every line.
+#[inline]
+fn plain_ascii(b: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    // Each term sets a byte's high bit when that byte is (or, only after a
+    // byte that is, may look) a byte to escape: below 0x20, 0x7F and up,
+    // `"`, `\\`.
+    let bad = |x: u64| {
+        let zero = |y: u64| y.wrapping_sub(ONES) & !y;
+        (x.wrapping_sub(ONES * 0x20) & !x)
+            | x
+            | x.wrapping_add(ONES)
+            | zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')))
+    };
+    let word = |c: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        u64::from_ne_bytes(w)
+    };
+    if b.len() < 8 {
+        return b
+            .iter()
+            .all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\');
+    }
+    let chunks = b.chunks_exact(8);
+    // The last eight bytes cover the remainder (overlapping is harmless).
+    let last = word(&b[b.len() - 8..]);
+    chunks.fold(bad(last), |acc, c| acc | bad(word(c))) & HIGH == 0
+}
+
+/// morgan 1.12's `escapeLogField`: `\\` and `"` get a backslash, `\b \f \n
 /// \r \t` their escapes, other C0/C1 controls, DEL, U+2028 and U+2029
 /// `\uXXXX` (lowercase hex). So no value can break a line or a quoted field.
-pub(crate) fn escape_into(out: &mut String, s: &str) {
+pub(crate) fn escape_into(out: &mut Vec<u8>, s: &str) {
     // Fast path: no byte that could need escaping (0xC2 starts U+0080-U+00BF,
     // 0xE2 starts U+2000-U+2FFF).
-    if !s.bytes().any(|b| SUSPECT[usize::from(b)]) {
-        out.push_str(s);
+    if plain_ascii(s.as_bytes()) || !s.bytes().any(|b| SUSPECT[usize::from(b)]) {
+        out.extend_from_slice(s.as_bytes());
         return;
     }
+    let mut buf = [0u8; 4];
     for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
+        let esc: &[u8] = match c {
+            '\\' => b"\\\\",
+            '"' => b"\\\"",
+            '\u{8}' => b"\\b",
+            '\u{c}' => b"\\f",
+            '\n' => b"\\n",
+            '\r' => b"\\r",
+            '\t' => b"\\t",
             '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let n = c as usize;
+                let digit = |shift: usize| HEX[(n >> shift) & 0xf];
+                out.extend_from_slice(&[b'\\', b'u', digit(12), digit(8), digit(4), digit(0)]);
+                continue;
             }
-            c => out.push(c),
-        }
+            c => c.encode_utf8(&mut buf).as_bytes(),
+        };
+        out.extend_from_slice(esc);
     }
 }
 
-/// A header value as Node decodes request headers: Latin-1 (one char per byte).
-fn latin1(v: &HeaderValue) -> Cow<'_, str> {
-    let b = v.as_bytes();
+/// Escapes header bytes, decoding them with `decode` unless they are plain
+/// ASCII (the usual case, which every decoding leaves unchanged).
+#[inline]
+fn escape_bytes(out: &mut Vec<u8>, b: &[u8], decode: fn(&[u8]) -> Cow<'_, str>) {
+    if plain_ascii(b) {
+        out.extend_from_slice(b);
+    } else {
+        escape_into(out, &decode(b));
+    }
+}
+
+/// Header bytes as Node decodes request headers: Latin-1 (one char per byte).
+fn latin1(b: &[u8]) -> Cow<'_, str> {
     if b.is_ascii() {
         // ASCII is valid UTF-8.
         Cow::Borrowed(std::str::from_utf8(b).unwrap_or_default())
@@ -200,53 +284,99 @@ fn latin1(v: &HeaderValue) -> Cow<'_, str> {
 
 /// A response header value as the JavaScript string it was set from: UTF-8
 /// when valid, else Latin-1.
-fn res_text(v: &HeaderValue) -> Cow<'_, str> {
-    match std::str::from_utf8(v.as_bytes()) {
+fn utf8_or_latin1(b: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(b) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => latin1(v),
+        Err(_) => latin1(b),
     }
+}
+
+/// Maps with at most this many values are searched by walking them, which
+/// costs less than hashing the name (most requests and responses are this
+/// small, and most looked-up headers are absent).
+const SCAN_LIMIT: usize = 8;
+
+/// A header's first value and whether it has more.
+type First<'a> = Option<(&'a HeaderValue, bool)>;
+
+/// The first value of each of `names` (one walk of a small map).
+#[inline]
+fn first_values<'a, const N: usize>(
+    headers: &'a HeaderMap,
+    names: [&HeaderName; N],
+) -> [First<'a>; N] {
+    let mut found = [None; N];
+    if headers.len() <= SCAN_LIMIT {
+        for (n, v) in headers {
+            for (name, slot) in names.iter().zip(&mut found) {
+                if n == *name {
+                    match slot {
+                        Some((_, more)) => *more = true,
+                        None => *slot = Some((v, false)),
+                    }
+                }
+            }
+        }
+        return found;
+    }
+    for (name, slot) in names.iter().zip(&mut found) {
+        let mut all = headers.get_all(*name).iter();
+        *slot = all.next().map(|first| (first, all.next().is_some()));
+    }
+    found
+}
+
+#[inline]
+fn first_value<'a>(headers: &'a HeaderMap, name: &HeaderName) -> First<'a> {
+    let [first] = first_values(headers, [name]);
+    first
+}
+
+/// All values of `name` decoded with `decode` and joined with `sep`.
+fn joined<'a>(
+    headers: &'a HeaderMap,
+    name: &HeaderName,
+    sep: &str,
+    decode: fn(&[u8]) -> Cow<'_, str>,
+) -> Val<'a> {
+    let mut s = String::new();
+    for (i, v) in headers.get_all(name).iter().enumerate() {
+        if i > 0 {
+            s.push_str(sep);
+        }
+        s.push_str(&decode(v.as_bytes()));
+    }
+    Val::Text(Cow::Owned(s))
 }
 
 /// `req.headers[name]` as Node builds it: duplicates of a few headers are
 /// dropped, `cookie` lines are joined with `; `, all others with `, `
 /// (`set-cookie` is an array, which morgan joins with `, ` as well).
-pub(crate) fn node_req_header<'a>(
-    headers: &'a HeaderMap,
-    name: &HeaderName,
-) -> Option<Cow<'a, str>> {
-    let mut all = headers.get_all(name).iter();
-    let first = all.next()?;
-    let Some(second) = all.next() else {
-        return Some(latin1(first));
-    };
-    if crate::request::FIRST_VALUE_WINS.contains(&name.as_str()) {
-        return Some(latin1(first));
+pub(crate) fn node_req_header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<Val<'a>> {
+    node_value(headers, name, first_value(headers, name))
+}
+
+/// [`node_req_header`] once the first value was found.
+#[inline]
+fn node_value<'a>(headers: &'a HeaderMap, name: &HeaderName, first: First<'a>) -> Option<Val<'a>> {
+    let (first, more) = first?;
+    if !more || crate::request::FIRST_VALUE_WINS.contains(&name.as_str()) {
+        return Some(Val::Latin1(first.as_bytes()));
     }
     let sep = if name == http::header::COOKIE {
         "; "
     } else {
         ", "
     };
-    let mut s = latin1(first).into_owned();
-    for v in std::iter::once(second).chain(all) {
-        s.push_str(sep);
-        s.push_str(&latin1(v));
-    }
-    Some(Cow::Owned(s))
+    Some(joined(headers, name, sep, latin1))
 }
 
-fn join_res_header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<Cow<'a, str>> {
-    let mut all = headers.get_all(name).iter();
-    let first = all.next()?;
-    let Some(second) = all.next() else {
-        return Some(res_text(first));
-    };
-    let mut s = res_text(first).into_owned();
-    for v in std::iter::once(second).chain(all) {
-        s.push_str(", ");
-        s.push_str(&res_text(v));
+fn join_res_header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<Val<'a>> {
+    let (first, more) = first_value(headers, name)?;
+    if !more {
+        return Some(Val::Utf8OrLatin1(first.as_bytes()));
     }
-    Some(Cow::Owned(s))
+    Some(joined(headers, name, ", ", utf8_or_latin1))
 }
 
 /// `:date[fmt]`: the current date in UTC.
@@ -278,13 +408,12 @@ pub fn pid(_cx: &Cx, _req: &Request, _res: &Response) -> Val<'static> {
 /// `:referrer`: `Referer`, else `Referrer` (an empty `Referer` counts as absent).
 #[inline]
 pub fn referrer<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
+    static REFERRER: HeaderName = HeaderName::from_static("referrer");
     let h = req.headers();
-    match node_req_header(h, &http::header::REFERER) {
-        Some(v) if !v.is_empty() => Val::Text(v),
-        _ => {
-            static REFERRER: HeaderName = HeaderName::from_static("referrer");
-            node_req_header(h, &REFERRER).map_or(Val::Missing, Val::Text)
-        }
+    let [referer, referrer] = first_values(h, [&http::header::REFERER, &REFERRER]);
+    match node_value(h, &http::header::REFERER, referer) {
+        Some(v) if !v.is_empty() => v,
+        _ => node_value(h, &REFERRER, referrer).unwrap_or(Val::Missing),
     }
 }
 
@@ -300,44 +429,50 @@ pub fn remote_addr<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
     Val::Text(Cow::Owned(req.ip()))
 }
 
+/// The decimal text of each byte value followed by `.`, and its length.
+static OCTETS: [([u8; 4], u8); 256] = {
+    let mut t = [([0u8; 4], 0u8); 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b >= 100 {
+            ([b'0' + b / 100, b'0' + b / 10 % 10, b'0' + b % 10, b'.'], 4)
+        } else if b >= 10 {
+            ([b'0' + b / 10, b'0' + b % 10, b'.', 0], 3)
+        } else {
+            ([b'0' + b, b'.', 0, 0], 2)
+        };
+        i += 1;
+    }
+    t
+};
+
 /// Dotted-quad text of an IPv4 address, without the formatting machinery.
 fn ipv4(ip: std::net::Ipv4Addr) -> SmallStr {
-    let mut buf = [0u8; 15];
+    let mut buf = [0u8; 16];
     let mut n = 0;
-    for (i, octet) in ip.octets().into_iter().enumerate() {
-        if i > 0 {
-            buf[n] = b'.';
-            n += 1;
-        }
-        if octet >= 100 {
-            buf[n] = b'0' + octet / 100;
-            n += 1;
-        }
-        if octet >= 10 {
-            buf[n] = b'0' + octet / 10 % 10;
-            n += 1;
-        }
-        buf[n] = b'0' + octet % 10;
-        n += 1;
+    for octet in ip.octets() {
+        let (text, len) = OCTETS[usize::from(octet)];
+        buf[n..n + 4].copy_from_slice(&text);
+        n += usize::from(len);
     }
-    let mut s = SmallStr::new();
-    let _ = s.write_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
-    s
+    // Without the last octet's dot.
+    SmallStr::from_ascii(&buf[..n - 1])
 }
 
 /// `:remote-user`: the user name of a Basic `Authorization` header.
 #[inline]
 pub fn remote_user<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
-    let Some(v) = req.headers().get(http::header::AUTHORIZATION) else {
+    let Some((v, _)) = first_value(req.headers(), &http::header::AUTHORIZATION) else {
         return Val::Missing;
     };
-    basic_auth_user(&latin1(v)).map_or(Val::Missing, |u| Val::Text(Cow::Owned(u)))
+    basic_auth_user(&latin1(v.as_bytes())).map_or(Val::Missing, |u| Val::Text(Cow::Owned(u)))
 }
 
 /// `:req[name]`: a request header (`name` lowercased).
 #[inline]
 pub fn req_header<'a>(_cx: &Cx, req: &'a Request, _res: &Response, name: &HeaderName) -> Val<'a> {
-    node_req_header(req.headers(), name).map_or(Val::Missing, Val::Text)
+    node_req_header(req.headers(), name).unwrap_or(Val::Missing)
 }
 
 /// `:res[name]`: a response header, once the head was sent.
@@ -346,7 +481,7 @@ pub fn res_header<'a>(_cx: &Cx, _req: &Request, res: &'a Response, name: &Header
     if !res.headers_sent() {
         return Val::Missing;
     }
-    join_res_header(res.headers(), name).map_or(Val::Missing, Val::Text)
+    join_res_header(res.headers(), name).unwrap_or(Val::Missing)
 }
 
 fn ms(value: f64, digits: u8) -> Val<'static> {
@@ -395,12 +530,9 @@ pub fn status(_cx: &Cx, _req: &Request, res: &Response) -> Val<'static> {
     let mut s = SmallStr::new();
     if (100..1000).contains(&code) {
         // Always the case once the head was sent.
-        let digits = [
-            b'0' + (code / 100) as u8,
-            b'0' + (code / 10 % 10) as u8,
-            b'0' + (code % 10) as u8,
-        ];
-        let _ = s.write_str(std::str::from_utf8(&digits).unwrap_or_default());
+        s.push_ascii(b'0' + (code / 100) as u8);
+        s.push_ascii(b'0' + (code / 10 % 10) as u8);
+        s.push_ascii(b'0' + (code % 10) as u8);
     } else {
         let _ = write!(s, "{code}");
     }
@@ -416,7 +548,7 @@ pub fn url<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
 /// `:user-agent`.
 #[inline]
 pub fn user_agent<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
-    node_req_header(req.headers(), &http::header::USER_AGENT).map_or(Val::Missing, Val::Text)
+    node_req_header(req.headers(), &http::header::USER_AGENT).unwrap_or(Val::Missing)
 }
 
 /// basic-auth 2.0's parser: `^ *[Bb][Aa][Ss][Ii][Cc] +<token68>=* *$`, the
@@ -494,9 +626,9 @@ mod tests {
     use super::*;
 
     fn esc(s: &str) -> String {
-        let mut o = String::new();
+        let mut o = Vec::new();
         escape_into(&mut o, s);
-        o
+        String::from_utf8(o).unwrap()
     }
 
     #[test]
@@ -514,6 +646,24 @@ mod tests {
         );
         // A header can never forge a second line.
         assert!(!esc("x\r\n127.0.0.1 - admin").contains('\n'));
+    }
+
+    #[test]
+    fn plain_ascii_agrees_with_a_byte_by_byte_check() {
+        let plain = |b: &[u8]| {
+            b.iter()
+                .all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
+        };
+        for len in [1, 7, 8, 9, 15, 16, 17, 24] {
+            for pos in [0, len / 2, len - 1] {
+                for bad in 0..=255u8 {
+                    let mut s = vec![b'a'; len];
+                    s[pos] = bad;
+                    assert_eq!(plain_ascii(&s), plain(&s), "{bad:#x} at {pos} of {len}");
+                }
+            }
+        }
+        assert!(plain_ascii(b""));
     }
 
     #[test]
@@ -581,7 +731,7 @@ mod tests {
         h.append("cookie", HeaderValue::from_static("b=2"));
         h.append("x-l", HeaderValue::from_bytes(b"caf\xe9").unwrap());
         let get = |n: &'static str| {
-            node_req_header(&h, &HeaderName::from_static(n)).map(|c| c.into_owned())
+            node_req_header(&h, &HeaderName::from_static(n)).and_then(Val::into_string)
         };
         assert_eq!(get("x-a").as_deref(), Some("1, 2"));
         assert_eq!(get("user-agent").as_deref(), Some("first"));
