@@ -529,19 +529,14 @@ mod tests {
         assert_eq!(&*lock(&p.out), b"1\n2\n3\n4\n5\n");
     }
 
-    #[test]
-    fn dropping_the_stream_drains_the_queue() {
-        let p = Probe {
-            delay: Duration::from_millis(20),
-            ..Probe::default()
-        };
-        let s = LogStream::new(p.clone());
+    /// Four threads each write `lines` lines `"{thread} {index}"` to `s`.
+    fn write_from_four_threads(s: &LogStream, lines: usize) {
         let threads: Vec<_> = (0..4)
             .map(|k| {
                 let s = s.clone();
                 std::thread::spawn(move || {
-                    for i in 0..10 {
-                        s.write_line(&format!("{k}-{i}\n"));
+                    for i in 0..lines {
+                        s.write_line(&format!("{k} {i}\n"));
                     }
                 })
             })
@@ -549,6 +544,16 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
+    }
+
+    #[test]
+    fn dropping_the_stream_drains_the_queue() {
+        let p = Probe {
+            delay: Duration::from_millis(20),
+            ..Probe::default()
+        };
+        let s = LogStream::new(p.clone());
+        write_from_four_threads(&s, 10);
         drop(s);
         assert_eq!(
             lock(&p.out)
@@ -566,19 +571,7 @@ mod tests {
             ..Probe::default()
         };
         let s = LogStream::new(p.clone());
-        let threads: Vec<_> = (0..4)
-            .map(|k| {
-                let s = s.clone();
-                std::thread::spawn(move || {
-                    for i in 0..200 {
-                        s.write_line(&format!("{k} {i}\n"));
-                    }
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap();
-        }
+        write_from_four_threads(&s, 200);
         s.flush();
         let out = String::from_utf8(lock(&p.out).clone()).unwrap();
         let mut next = [0; 4];
