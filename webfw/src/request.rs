@@ -123,8 +123,8 @@ impl Request {
     fn find_path(&mut self) {
         let url = self.url();
         let start = protohost_len(url);
-        let path = pathname(url);
-        self.url.path = (start as u32, (start + path.len()) as u32);
+        let len = path_len(&url[start..]);
+        self.url.path = (start as u32, (start + len) as u32);
     }
 
     /// A request for unit tests of handlers, with no connection behind it.
@@ -802,10 +802,13 @@ fn current_url<'a>(
 
 /// The pathname of a URL (query removed; for absolute-form, the path part).
 pub(crate) fn pathname(url: &str) -> &str {
-    let start = protohost_len(url);
-    let rest = &url[start..];
-    let end = crate::http::find_byte(b'?', rest.as_bytes()).unwrap_or(rest.len());
-    &rest[..end]
+    let rest = &url[protohost_len(url)..];
+    &rest[..path_len(rest)]
+}
+
+/// The length of the path at the start of `rest` (up to any query).
+fn path_len(rest: &str) -> usize {
+    crate::http::find_byte(b'?', rest.as_bytes()).unwrap_or(rest.len())
 }
 
 #[cfg(test)]

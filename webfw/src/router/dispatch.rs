@@ -10,7 +10,6 @@ use std::task::{Context, Poll};
 
 use http::Method;
 
-use super::index::Candidates;
 use super::layer::{Layer, LayerKind};
 use super::route::{MethodSel, Route};
 use super::{Params, Router};
@@ -92,9 +91,8 @@ impl Router {
                 "router used before the app was frozen (call app.listen or app.into_service)",
             )));
         };
-        let mut cands = Candidates::new();
         let mut version = req.url_version();
-        index.candidates(req.path(), 0, &mut cands);
+        let mut cands = index.candidates(req.path(), 0);
         let mut ci = 0;
         let mut last = 0usize;
 
@@ -102,10 +100,10 @@ impl Router {
             if req.url_version() != version {
                 // A handler rewrote req.url: later layers match the new path.
                 version = req.url_version();
-                index.candidates(req.path(), last + 1, &mut cands);
+                cands = index.candidates(req.path(), last + 1);
                 ci = 0;
             }
-            let Some(&li) = cands.as_slice().get(ci) else {
+            let Some(&li) = cands.get(ci) else {
                 break;
             };
             ci += 1;

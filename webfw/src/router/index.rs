@@ -21,14 +21,16 @@ struct Node {
     /// byte is the key the parent's `children` are sorted by.
     label: Vec<u8>,
     children: Vec<(u8, u32)>,
+    /// In ascending order, the layers whose prefix ends here or at an
+    /// ancestor: a walk's answer is the list of the deepest node it reaches.
     layers: Vec<u32>,
 }
 
 pub(crate) struct Index {
     nodes: Vec<Node>,
     fold: bool,
-    linear: bool,
-    len: usize,
+    /// Every layer, for routers too small for a trie.
+    linear: Option<Vec<u32>>,
 }
 
 impl Index {
@@ -49,10 +51,9 @@ impl Index {
         let mut idx = Index {
             nodes: vec![Node::default()],
             fold,
-            linear: len <= LINEAR_MAX,
-            len,
+            linear: (len <= LINEAR_MAX).then(|| (0..len as u32).collect()),
         };
-        if idx.linear {
+        if idx.linear.is_some() {
             return idx;
         }
         // A byte trie first, then merged into the radix form.
@@ -93,114 +94,52 @@ impl Index {
                 end = next as usize;
             }
             let new = self.nodes.len();
+            // The ancestors' layers and this node's own interleave by number.
+            let mut layers = self.nodes[to].layers.clone();
+            layers.extend(std::mem::take(&mut trie[end].layers));
+            layers.sort_unstable();
             self.nodes.push(Node {
                 label,
                 children: Vec::new(),
-                layers: std::mem::take(&mut trie[end].layers),
+                layers,
             });
             self.nodes[to].children.push((key, new as u32));
             self.compress(trie, end, new);
         }
     }
 
-    /// Appends, in registration order, the indexes of layers after `from`
-    /// (inclusive) that may match `path`.
-    pub(crate) fn candidates(&self, path: &str, from: usize, out: &mut Candidates) {
-        out.clear();
-        if self.linear {
-            out.extend_range(from, self.len);
-            return;
-        }
-        let path = path.as_bytes();
+    /// The indexes of the layers from `from` on (inclusive) that may match
+    /// `path`, in registration order.
+    pub(crate) fn candidates(&self, path: &str, from: usize) -> &[u32] {
+        let all = match &self.linear {
+            Some(all) => all,
+            None => &self.walk(path.as_bytes()).layers,
+        };
+        &all[all.partition_point(|&i| (i as usize) < from)..]
+    }
+
+    /// The deepest node whose edges spell a prefix of `path`.
+    fn walk(&self, path: &[u8]) -> &Node {
         let mut node = &self.nodes[0];
-        out.extend_filtered(&node.layers, from);
         let mut pos = 0;
         while let Some(&b) = path.get(pos) {
             let b = if self.fold { b.to_ascii_lowercase() } else { b };
             let Ok(k) = node.children.binary_search_by_key(&b, |c| c.0) else {
                 break;
             };
-            node = &self.nodes[node.children[k].1 as usize];
-            let Some(run) = path.get(pos..pos + node.label.len()) else {
+            let child = &self.nodes[node.children[k].1 as usize];
+            let Some(run) = path.get(pos..pos + child.label.len()) else {
                 break;
             };
-            // Labels are folded already, so comparing without case is exact.
-            let same = if self.fold {
-                run.eq_ignore_ascii_case(&node.label)
-            } else {
-                run == &node.label[..]
-            };
-            if !same {
+            // Labels are folded already, so comparing without case is exact;
+            // most paths are lower case, so the plain comparison usually decides.
+            if run != &child.label[..] && !(self.fold && run.eq_ignore_ascii_case(&child.label)) {
                 break;
             }
             pos += run.len();
-            out.extend_filtered(&node.layers, from);
+            node = child;
         }
-        out.sort();
-    }
-}
-
-/// A small list of layer indexes, kept on the stack unless it grows large.
-pub(crate) struct Candidates {
-    inline: [u32; 24],
-    len: usize,
-    spill: Vec<u32>,
-}
-
-impl Candidates {
-    pub(crate) fn new() -> Self {
-        Candidates {
-            inline: [0; 24],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    fn clear(&mut self) {
-        self.len = 0;
-        self.spill.clear();
-    }
-
-    fn push(&mut self, v: u32) {
-        if self.spill.is_empty() && self.len < self.inline.len() {
-            self.inline[self.len] = v;
-            self.len += 1;
-        } else {
-            if self.spill.is_empty() {
-                self.spill.extend_from_slice(&self.inline[..self.len]);
-            }
-            self.spill.push(v);
-        }
-    }
-
-    fn extend_range(&mut self, from: usize, to: usize) {
-        for i in from..to {
-            self.push(i as u32);
-        }
-    }
-
-    fn extend_filtered(&mut self, items: &[u32], from: usize) {
-        for &i in items {
-            if i as usize >= from {
-                self.push(i);
-            }
-        }
-    }
-
-    fn sort(&mut self) {
-        if self.spill.is_empty() {
-            self.inline[..self.len].sort_unstable();
-        } else {
-            self.spill.sort_unstable();
-        }
-    }
-
-    pub(crate) fn as_slice(&self) -> &[u32] {
-        if self.spill.is_empty() {
-            &self.inline[..self.len]
-        } else {
-            &self.spill
-        }
+        node
     }
 }
 
@@ -272,13 +211,11 @@ mod tests {
         for case_sensitive in [false, true] {
             let idx =
                 Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), case_sensitive);
-            assert!(!idx.linear);
+            assert!(idx.linear.is_none());
             for path in paths {
                 for from in [0, 3, 9, prefixes.len()] {
-                    let mut out = Candidates::new();
-                    idx.candidates(path, from, &mut out);
                     assert_eq!(
-                        out.as_slice(),
+                        idx.candidates(path, from),
                         linear(&prefixes, path, from, !case_sensitive),
                         "{path} from {from} case_sensitive {case_sensitive}"
                     );
