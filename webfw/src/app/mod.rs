@@ -518,7 +518,8 @@ impl AppRef {
         let exit = match self.0.router.as_ref() {
             Some(router) => {
                 self.init(res);
-                router.handle(req, res).await
+                // Not boxed: only nested routers recurse.
+                router.run(req, res).await
             }
             None => Exit::Next(None),
         };

@@ -23,7 +23,7 @@ use tokio::sync::watch;
 use crate::app::{App, AppRef};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
-use exchange::{ChainFuture, Dispatch, Exchange};
+use exchange::{ChainFuture, Dispatch, Exchange, Finished};
 use sanitize::{RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight};
 
@@ -514,18 +514,22 @@ fn service(
             }
         };
         let body = RawBody::Incoming(body);
-        let mut req = Request::new(parts, raw_target, body, peer, secure, app.clone());
-        let mut res = Response::new(&req, exchange.clone());
+        let req = Request::new(parts, raw_target, body, peer, secure, app.clone());
+        let res = Response::new(&req, exchange.clone());
+        // The pair lives in its own box: the chain future then holds a pointer
+        // instead of moving ~800 bytes into its state, stays small enough to
+        // hold the top router's future inline, and hands the same box to
+        // `on_finish` hooks.
+        let mut pair: Finished = Box::new((req, res));
         let app = app.clone();
-        // Kept under glibc's small-allocation size: the router's own future is
-        // boxed separately inside `handle_root`.
         let chain: ChainFuture = Box::pin(async move {
+            let (req, res) = &mut *pair;
             if let Some(status) = rejected {
-                reject(&mut res, status);
+                reject(res, status);
                 return None;
             }
-            app.handle_root(&mut req, &mut res).await;
-            res.has_finish_hooks().then(|| Box::new((req, res)))
+            app.handle_root(req, res).await;
+            res.has_finish_hooks().then_some(pair)
         });
         Dispatch::new(
             chain,
