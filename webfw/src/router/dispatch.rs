@@ -18,6 +18,19 @@ use crate::handler::{BoxFuture, Flow, HandlerFuture, Middleware, Result};
 use crate::request::Request;
 use crate::response::Response;
 
+/// Calls a handler under [`guarded`] and gives its result; only a handler
+/// that returned a pending future is awaited, so a synchronous one costs no
+/// poll.
+macro_rules! call_guarded {
+    ($call:expr) => {{
+        let mut g = guarded(|| $call);
+        match g.take_ready() {
+            Some(r) => r,
+            None => g.await,
+        }
+    }};
+}
+
 /// How a router (or app) hands control back to its parent.
 pub(crate) enum Exit {
     /// The response was handled; stop everything.
@@ -139,7 +152,12 @@ impl Router {
             } else {
                 matched.params
             };
-            match self.process_params(layer, &mut param_cache, req, res).await {
+            let outcome = if self.params.is_empty() {
+                ParamOutcome::Continue
+            } else {
+                self.process_params(layer, &mut param_cache, req, res).await
+            };
+            match outcome {
                 ParamOutcome::Continue => {}
                 ParamOutcome::Done => return Exit::Done,
                 ParamOutcome::Skip => continue,
@@ -229,7 +247,7 @@ impl Router {
             };
             let mut outcome = ParamOutcome::Continue;
             for cb in callbacks {
-                let r = guarded(|| cb.call(req, res, &value)).await;
+                let r = call_guarded!(cb.call(req, res, &value));
                 entry.value = req.params.get(key).unwrap_or_default().to_owned();
                 match r {
                     Ok(Flow::Next) => continue,
@@ -311,11 +329,11 @@ async fn run_handlers(
                 if err.is_some() {
                     continue;
                 }
-                guarded(|| f.call(req, res)).await
+                call_guarded!(f.call(req, res))
             }
             Middleware::Error(f) => {
                 let Some(e) = err.take() else { continue };
-                guarded(|| f.call(e, req, res)).await
+                call_guarded!(f.call(e, req, res))
             }
             Middleware::Router(r) => {
                 if err.is_some() {
@@ -371,10 +389,10 @@ async fn dispatch_route(
         let result = match h {
             Middleware::Error(f) => {
                 let Some(e) = err.take() else { continue };
-                guarded(|| f.call(e, req, res)).await
+                call_guarded!(f.call(e, req, res))
             }
             _ if err.is_some() => continue,
-            Middleware::Handler(f) => guarded(|| f.call(req, res)).await,
+            Middleware::Handler(f) => call_guarded!(f.call(req, res)),
             other => {
                 let (step, e) = run_handlers(std::slice::from_ref(other), req, res, None).await;
                 match step {
@@ -433,6 +451,16 @@ fn panic_error(payload: Box<dyn std::any::Any + Send>) -> Error {
 }
 
 struct Guarded<F>(F);
+
+impl Guarded<HandlerFuture<'_>> {
+    /// The result of a handler that finished synchronously.
+    fn take_ready(&mut self) -> Option<Result> {
+        match &mut self.0 {
+            HandlerFuture::Ready(r) => r.take(),
+            HandlerFuture::Boxed(_) => None,
+        }
+    }
+}
 
 impl<F: Future<Output = Result> + Unpin> Future for Guarded<F> {
     type Output = Result;
