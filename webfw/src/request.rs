@@ -44,7 +44,7 @@ pub struct Request {
     /// shim had to escape).
     absolute_target: Option<String>,
     url: UrlState,
-    pub(crate) base_url: String,
+    base_url: BaseUrl,
     pub(crate) params: Params,
     query: OnceLock<Value>,
     remote: SocketAddr,
@@ -57,6 +57,14 @@ pub struct Request {
     /// per-request future whose size matters.
     locals: Option<Box<Map<String, Value>>>,
     extensions: http::Extensions,
+}
+
+/// `req.baseUrl`: while it is a stretch of the original target (mount paths
+/// stripped off a URL no handler rewrote) it is kept as offsets, so a mount
+/// costs no allocation; otherwise owned.
+enum BaseUrl {
+    Span(u32, u32),
+    Owned(String),
 }
 
 /// `req.url` as an offset into the original target, or an owned string once it
@@ -104,7 +112,7 @@ impl Request {
                 version: 0,
                 path: (0, 0),
             },
-            base_url: String::new(),
+            base_url: BaseUrl::Span(0, 0),
             params: Params::default(),
             query: OnceLock::new(),
             remote,
@@ -115,7 +123,13 @@ impl Request {
             locals: None,
             extensions: http::Extensions::new(),
         };
-        req.find_path();
+        match req.uri.path_and_query() {
+            // The usual origin-form target: http has split off the query.
+            Some(pq) if req.absolute_target.is_none() && pq.as_str().starts_with('/') => {
+                req.url.path = (0, pq.path().len() as u32);
+            }
+            _ => req.find_path(),
+        }
         req
     }
 
@@ -289,13 +303,45 @@ impl Request {
     /// Appends the first `removed_len` bytes of `req.path` (a matched mount
     /// path) to `req.baseUrl`, less a trailing `/`; returns whether it had one.
     pub(crate) fn append_base_url(&mut self, removed_len: usize) -> bool {
-        let (start, end) = self.url.path;
-        let end = (start as usize + removed_len).min(end as usize);
+        let (start, end) = (self.url.path.0 as usize, self.url.path.1 as usize);
+        let end = (start + removed_len).min(end);
         let url = current_url(&self.url, &self.absolute_target, &self.uri);
-        let removed = url.get(start as usize..end).unwrap_or_default();
-        let trimmed = removed.strip_suffix('/');
-        self.base_url.push_str(trimmed.unwrap_or(removed));
-        trimmed.is_some()
+        let removed = url.get(start..end).unwrap_or_default();
+        let trailing_slash = removed.ends_with('/');
+        let kept = removed.len() - usize::from(trailing_slash);
+        // Where `removed` lies in the original target, if `req.url` is still a
+        // suffix of it.
+        let original = self.url.owned.is_none().then(|| self.url.start + start);
+        match (&mut self.base_url, original) {
+            (BaseUrl::Span(a, b), Some(from)) if *a == *b || *b as usize == from => {
+                if *a == *b {
+                    *a = from as u32;
+                }
+                *b = (from + kept) as u32;
+            }
+            _ => {
+                let mut owned = self.base_url().to_owned();
+                owned.push_str(&removed[..kept]);
+                self.base_url = BaseUrl::Owned(owned);
+            }
+        }
+        trailing_slash
+    }
+
+    /// The length of `req.baseUrl`, to truncate back to with [`Request::truncate_base_url`].
+    pub(crate) fn base_url_len(&self) -> usize {
+        match &self.base_url {
+            BaseUrl::Span(a, b) => (b - a) as usize,
+            BaseUrl::Owned(s) => s.len(),
+        }
+    }
+
+    /// Restores `req.baseUrl` to its first `len` bytes (leaving a mount).
+    pub(crate) fn truncate_base_url(&mut self, len: usize) {
+        match &mut self.base_url {
+            BaseUrl::Span(a, b) => *b = *a + len as u32,
+            BaseUrl::Owned(s) => s.truncate(len),
+        }
     }
 
     /// Strips `removed_len` bytes after the scheme and host from `req.url` (a mount
@@ -369,7 +415,13 @@ impl Request {
     /// assert_eq!(req.base_url(), "");
     /// ```
     pub fn base_url(&self) -> &str {
-        &self.base_url
+        match &self.base_url {
+            BaseUrl::Span(a, b) => self
+                .original_url()
+                .get(*a as usize..*b as usize)
+                .unwrap_or_default(),
+            BaseUrl::Owned(s) => s,
+        }
     }
 
     /// `req.params`: route parameters, percent-decoded.
@@ -821,6 +873,45 @@ mod tests {
             h.append(*k, HeaderValue::from_static(v));
         }
         h
+    }
+
+    /// Strips a mount path as the router does: returns the saved base length.
+    fn mount(req: &mut Request, removed_len: usize) -> usize {
+        let saved = req.base_url_len();
+        req.append_base_url(removed_len);
+        req.strip_url(removed_len);
+        saved
+    }
+
+    #[test]
+    fn base_url_spans_the_original_target_until_it_cannot() {
+        let mut req = Request::for_test(Method::GET, "/a/b/c/d?x=1");
+        let outer = mount(&mut req, 2);
+        let inner = mount(&mut req, 2);
+        assert_eq!((req.base_url(), req.url()), ("/a/b", "/c/d?x=1"));
+        assert!(matches!(req.base_url, BaseUrl::Span(..)));
+        // A mount path ending in `/` leaves it out of baseUrl; the next mount
+        // is then no longer adjacent and baseUrl becomes owned.
+        let slash = mount(&mut req, 3);
+        assert_eq!((req.base_url(), req.url()), ("/a/b/c", "/d?x=1"));
+        mount(&mut req, 2);
+        assert_eq!(req.base_url(), "/a/b/c/d");
+        assert!(matches!(req.base_url, BaseUrl::Owned(_)));
+        req.truncate_base_url(slash);
+        assert_eq!(req.base_url(), "/a/b");
+        req.truncate_base_url(inner);
+        assert_eq!(req.base_url(), "/a");
+        req.truncate_base_url(outer);
+        assert_eq!(req.base_url(), "");
+    }
+
+    #[test]
+    fn base_url_after_a_rewrite_is_owned() {
+        let mut req = Request::for_test(Method::GET, "/a/b");
+        mount(&mut req, 2);
+        req.set_url("/x/y");
+        mount(&mut req, 2);
+        assert_eq!((req.base_url(), req.url()), ("/a/x", "/y"));
     }
 
     #[test]

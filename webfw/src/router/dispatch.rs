@@ -297,7 +297,7 @@ async fn run_use(
         return (Step::Next, err);
     }
     let saved_url = req.url_state();
-    let saved_base = req.base_url.len();
+    let saved_base = req.base_url_len();
     // The removed text lives on in `base_url` (less a trailing `/`): no copy.
     let trailing_slash = req.append_base_url(removed_len);
     let slash_added = req.strip_url(removed_len);
@@ -306,13 +306,13 @@ async fn run_use(
     if req.url_version() == version {
         req.restore_url_state(saved_url);
     } else {
-        let mut removed = req.base_url[saved_base..].to_owned();
+        let mut removed = req.base_url()[saved_base..].to_owned();
         if trailing_slash {
             removed.push('/');
         }
         req.unstrip_rewritten(&removed, slash_added);
     }
-    req.base_url.truncate(saved_base);
+    req.truncate_base_url(saved_base);
     out
 }
 
