@@ -128,15 +128,20 @@ impl Index {
                 break;
             };
             let child = &self.nodes[node.children[k].1 as usize];
-            let Some(run) = path.get(pos..pos + child.label.len()) else {
-                break;
-            };
-            // Labels are folded already, so comparing without case is exact;
-            // most paths are lower case, so the plain comparison usually decides.
-            if run != &child.label[..] && !(self.fold && run.eq_ignore_ascii_case(&child.label)) {
-                break;
+            // The key matched the label's first byte; most labels are that
+            // one byte (digits, path separators), so skip the comparison call.
+            let label = &child.label[1..];
+            if !label.is_empty() {
+                let Some(run) = path.get(pos + 1..pos + 1 + label.len()) else {
+                    break;
+                };
+                // Labels are folded already, so comparing without case is exact;
+                // most paths are lower case, so the plain comparison usually decides.
+                if run != label && !(self.fold && run.eq_ignore_ascii_case(label)) {
+                    break;
+                }
             }
-            pos += run.len();
+            pos += child.label.len();
             node = child;
         }
         node
