@@ -483,22 +483,26 @@ impl Scanner {
             if line.starts_with(b"\r\n") {
                 self.end_head();
                 pos += 2;
-            } else if may_frame(line[0]) {
-                pos += self.header(line);
-            } else {
-                // A header the framing cannot depend on: only its colon
-                // (hyper rejects a line without one) and its end matter.
-                let colon =
-                    find_in_words(line, 32, colon_or_lf, |r| memchr::memchr2(b':', b'\n', r));
-                let end = match colon {
-                    Some(c) if line[c] == b':' => find_byte(b'\n', &line[c..]).map(|p| c + p + 1),
-                    _ => None,
-                };
-                pos += match end {
-                    Some(n) => n,
-                    None => self.header(line),
-                };
+                continue;
             }
+            // Other ends of the head, folded lines (and other lines starting
+            // with a control) and the headers the framing depends on are
+            // `header`'s; of any other line only its colon (hyper rejects a
+            // line without one) and its end matter.
+            let colon = match line[0] {
+                ..=b' ' => None,
+                _ => find_in_words(line, 32, colon_or_lf, |r| memchr::memchr2(b':', b'\n', r)),
+            };
+            let end = match colon {
+                Some(c) if line[c] == b':' && !is_framing_header(&line[..c]) => {
+                    find_byte(b'\n', &line[c..]).map(|p| c + p + 1)
+                }
+                _ => None,
+            };
+            pos += match end {
+                Some(n) => n,
+                None => self.header(line),
+            };
         }
         pos
     }
@@ -533,8 +537,12 @@ impl Scanner {
     }
 
     /// Whether the start of a header line may name a header the framing
-    /// depends on (false only once the name is known to be another one).
+    /// depends on (false only once the name is known to be another one), or
+    /// is folded, which `header_line` must see as in one read.
     fn may_matter(&self, start: &[u8]) -> bool {
+        if matches!(start.first(), Some(b' ' | b'\t')) {
+            return true;
+        }
         match find_byte(b':', start) {
             Some(c) => is_framing_header(&start[..c]),
             None => true,
@@ -632,15 +640,6 @@ impl Scanner {
             _ => State::PassThrough,
         };
     }
-}
-
-/// Whether a header line starting with `b` may name a header the framing
-/// depends on, or be the empty line or a folded one.
-fn may_frame(b: u8) -> bool {
-    matches!(
-        b,
-        b'c' | b'C' | b't' | b'T' | b'u' | b'U' | b'\r' | b'\n' | b' ' | b'\t'
-    )
 }
 
 fn is_framing_header(name: &[u8]) -> bool {
@@ -1124,18 +1123,32 @@ mod tests {
     #[test]
     fn the_word_at_a_time_paths_agree_with_the_byte_wise_states() {
         let long_name = format!("X-{}: v\r\n", "n".repeat(40));
-        let long_target = format!("GET /{}?q=1 HTTP/1.1\r\n\r\n", "t".repeat(40));
-        let mut heads: Vec<Vec<u8>> = vec![
-            long_name.into_bytes(),
-            long_target.into_bytes(),
-            b"X-Lf-Before-Colon\r\nY: 1:2\r\n".to_vec(),
-            b"X-Abcdefghijklmn\nZ: 1\r\n".to_vec(),
+        let header_lines: [&[u8]; 10] = [
+            long_name.as_bytes(),
+            b"X-Lf-Before-Colon\r\nY: 1:2\r\n",
+            b"X-Abcdefghijklmn\nZ: 1\r\n",
+            b"Connection: close\r\nContent-Type: a/b\r\nCookie: a=b\r\nCache-Control: x\r\n",
+            // The lengths of the framing headers' names, and near misses.
+            b"Content-Lengtx: 1\r\nUpgradx: 1\r\nTransfer-Encodinx: chunked\r\n",
+            b"Content-Length : 3\r\nX: y\r\n",
+            b"X: y\r\ncontent-length: 3\r\n",
+            b"TE: trailers\r\nTransfer-Encoding: chunked\r\nUpgrade: h2c\r\n",
+            b"X-A: 1\r\n X-B: 2\r\n\tX-C: 3\r\n",
+            b"\x01X: y\r\nX-D: \x01\r\n",
+        ];
+        // Header lines get a request line and an end.
+        let mut heads: Vec<Vec<u8>> = header_lines
+            .iter()
+            .map(|h| [&b"GET /{} HTTP/1.1\r\n"[..], h, b"\r\n"].concat())
+            .collect();
+        heads.extend([
+            format!("GET /{}?q=1 HTTP/1.1\r\n\r\n", "t".repeat(40)).into_bytes(),
             b"GET /a\tb HTTP/1.1\r\n\r\n".to_vec(),
             b"GET /~user/\xc3\xa9?x=\x7f HTTP/1.1\r\n\r\n".to_vec(),
             b"GET /\x1c\x1e HTTP/1.1\r\n\r\n".to_vec(),
             b"G\tET / HTTP/1.1\r\n\r\n".to_vec(),
             b"GET / HTTP/1.0\r\n\r\n".to_vec(),
-        ];
+        ]);
         // Every byte the target scan stops at, at every offset of a word.
         for b in [b' ', b'"', b'<', b'>', b'\\', b'^', b'`', b'{', b'|', b'}'] {
             for k in 0..17 {
@@ -1151,12 +1164,7 @@ mod tests {
             heads.push([&b"M".repeat(k)[..], b" /<> HTTP/1.1\r\nA: b\r\n\r\n"].concat());
         }
         for head in heads {
-            // Header-only pieces get a request line and an end.
-            let input = if head.starts_with(b"X-") {
-                [&b"GET /{} HTTP/1.1\r\n"[..], &head, b"\r\n", GET].concat()
-            } else {
-                [&head[..], GET].concat()
-            };
+            let input = [&head[..], GET].concat();
             let bytewise: Vec<usize> = (1..input.len()).collect();
             let want = outcome(&input, &bytewise);
             let text = String::from_utf8_lossy(&input);
