@@ -32,29 +32,67 @@ pub(crate) fn is_js_whitespace(c: char) -> bool {
 
 /// The first `b` in `hay`. Lines are short: a word at a time for the first
 /// few words costs less than `memchr`'s dispatch, which takes over after.
+#[inline]
 pub(crate) fn find_byte(b: u8, hay: &[u8]) -> Option<usize> {
-    const LO: u64 = u64::from_le_bytes([1; 8]);
-    const HI: u64 = LO << 7;
-    let pattern = LO * u64::from(b);
-    let head = &hay[..hay.len().min(32)];
+    find_in_words(
+        hay,
+        32,
+        |x| zero_bytes(x ^ repeat(b)),
+        |rest| memchr::memchr(b, rest),
+    )
+}
+
+/// `b` in every byte of a word.
+pub(crate) const fn repeat(b: u8) -> u64 {
+    u64::from_le_bytes([b; 8])
+}
+
+/// The high bit of each zero byte of `x` is set, and possibly of bytes above
+/// the lowest zero one: the lowest set bit is exact, which is all a search needs.
+pub(crate) const fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(repeat(1)) & !x & repeat(0x80)
+}
+
+/// The first byte of `hay` that `hit` flags, `hit` mapping a little-endian
+/// word to a mask whose lowest set bit is the high bit of its first matching
+/// byte (as [`zero_bytes`] gives). The first `limit` bytes are searched a
+/// word at a time, a short tail through one overlapping word; `long`
+/// searches the rest. Always inlined, so that `hit` is.
+#[inline(always)]
+pub(crate) fn find_in_words(
+    hay: &[u8],
+    limit: usize,
+    hit: impl Fn(u64) -> u64,
+    long: impl FnOnce(&[u8]) -> Option<usize>,
+) -> Option<usize> {
+    let head = &hay[..hay.len().min(limit)];
     let mut words = head.chunks_exact(8);
     let mut base = 0;
     for w in &mut words {
-        let x = u64::from_le_bytes(w.try_into().unwrap_or_default()) ^ pattern;
-        // Nonzero at (and only above) a zero byte: the lowest one is exact.
-        let m = x.wrapping_sub(LO) & !x & HI;
+        let m = hit(u64::from_le_bytes(w.try_into().unwrap_or_default()));
         if m != 0 {
             return Some(base + (m.trailing_zeros() / 8) as usize);
         }
         base += 8;
     }
-    if let Some(p) = words.remainder().iter().position(|&c| c == b) {
-        return Some(base + p);
+    if words.remainder().is_empty() {
+        return if head.len() == hay.len() {
+            None
+        } else {
+            long(&hay[head.len()..]).map(|p| head.len() + p)
+        };
     }
-    if head.len() == hay.len() {
-        return None;
+    if head.len() < 8 {
+        // The byte alone in the lowest lane: only that lane's bit counts.
+        return head.iter().position(|&c| hit(u64::from(c)) & 0x80 != 0);
     }
-    memchr::memchr(b, &hay[head.len()..]).map(|p| head.len() + p)
+    // The last eight bytes: those before `base` were searched already, so the
+    // lowest hit is past them.
+    let last = head.len() - 8;
+    let m = hit(u64::from_le_bytes(
+        head[last..].try_into().unwrap_or_default(),
+    ));
+    (m != 0).then(|| last + (m.trailing_zeros() / 8) as usize)
 }
 
 #[cfg(test)]
@@ -68,6 +106,10 @@ mod tests {
             for from in 0..hay.len() {
                 let h = &hay[from..];
                 assert_eq!(find_byte(b, h), h.iter().position(|&c| c == b));
+                for len in 0..h.len().min(40) {
+                    let h = &h[..len];
+                    assert_eq!(find_byte(b, h), h.iter().position(|&c| c == b));
+                }
             }
         }
     }

@@ -21,7 +21,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll, ready};
 
-use crate::http::find_byte;
+use crate::http::{find_byte, find_in_words, repeat, zero_bytes};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 /// Longest request line, header line (of a header the shim must read) or
@@ -52,18 +52,29 @@ fn needs_escape(b: u8) -> bool {
     )
 }
 
-/// Bytes that end a clean target in a request line: the nine escaped ones
-/// and the terminators, so one table pass finds both.
-const TARGET_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let stops = b" \r\n\"<>\\^`{|}";
-    let mut k = 0;
-    while k < stops.len() {
-        t[stops[k] as usize] = true;
-        k += 1;
-    }
-    t
-};
+/// The bytes of a word (for [`find_in_words`]) that end a clean target in a
+/// request line: a space, CR or LF, one of the nine escaped bytes, or one the
+/// byte-wise states must look at (controls, `~`, DEL, non-ASCII).
+fn target_stops(x: u64) -> u64 {
+    // Below `!`, and above `z`: those hold `{`, `|` and `}`.
+    let below = below_space(x);
+    let above = (x.wrapping_add(repeat(0x7f - b'z')) | x) & repeat(0x80);
+    // `<` `>` `\` `^` and only bytes flagged anyway: 0x1c, 0x1e, `|`, `~`.
+    let angle = zero_bytes((x & repeat(0x9d)) ^ repeat(0x1c));
+    let quote = zero_bytes(x ^ repeat(b'"'));
+    let tick = zero_bytes(x ^ repeat(b'`'));
+    below | above | angle | quote | tick
+}
+
+/// The bytes below `!` of a word (for [`find_in_words`]): space, CR, LF and controls.
+fn below_space(x: u64) -> u64 {
+    x.wrapping_sub(repeat(b'!')) & !x & repeat(0x80)
+}
+
+/// The colons and LFs of a word (for [`find_in_words`]).
+fn colon_or_lf(x: u64) -> u64 {
+    zero_bytes(x ^ repeat(b':')) | zero_bytes(x ^ repeat(b'\n'))
+}
 
 fn push_escaped(out: &mut Vec<u8>, b: u8) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -219,9 +230,36 @@ impl Scanner {
     /// Follows `input`; returns true if it had to be rewritten, the rewritten
     /// bytes then being appended to `out` (left untouched otherwise).
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
+        let i = self.clean_heads(input);
+        i < input.len() && self.feed_from(input, i, out)
+    }
+
+    /// The usual read: whole request heads that need no rewriting, followed
+    /// without the state machine's setup. Returns how far it got; the state
+    /// is exact there, so the state machine takes over from that point.
+    fn clean_heads(&mut self, input: &[u8]) -> usize {
+        let mut i = 0;
+        // `matches!`, not `==`: the derived comparison also looks at payloads.
+        while matches!(self.state, State::Start)
+            && i < input.len()
+            && !matches!(input[i], b'\r' | b'\n')
+        {
+            self.begin_request();
+            let Some(n) = self.request_line(&input[i..]) else {
+                break;
+            };
+            i += n;
+            i += self.headers(&input[i..]);
+        }
+        i
+    }
+
+    /// [`Self::feed`] from `input[i..]`, everything before being followed
+    /// already. Kept out of `feed`, whose usual read never needs its setup.
+    #[inline(never)]
+    fn feed_from(&mut self, input: &[u8], mut i: usize, out: &mut Vec<u8>) -> bool {
         let mut emitted = 0;
         let mut dirty = false;
-        let mut i = 0;
         while i < input.len() {
             let rest = &input[i..];
             match self.state {
@@ -377,72 +415,94 @@ impl Scanner {
     /// The usual case, a whole request line in `rest` with a target that
     /// needs no escaping: follows it without copying anything and returns its
     /// length with the LF. `None` (nothing changed) leaves the line to the
-    /// byte-wise states, which handle everything else.
+    /// byte-wise states, which handle everything else. Inlined, as is
+    /// [`Self::headers`]: a call's setup costs as much as a short line.
+    #[inline(always)]
     fn request_line(&mut self, rest: &[u8]) -> Option<usize> {
         // Longer lines are the byte-wise states' to switch to pass-through.
         let rest = &rest[..rest.len().min(MAX_LINE + 1)];
-        let m = rest
-            .iter()
-            .position(|&b| matches!(b, b' ' | b'\r' | b'\n'))?;
+        // The method ends at the first space; any other byte up to a space
+        // (a CR, LF or control) is the byte-wise states' case.
+        let m = find_in_words(rest, 32, below_space, |r| r.iter().position(|&b| b <= b' '))?;
         let method = &rest[..m];
         if rest[m] != b' ' || method == b"PRI" || method == b"CONNECT" {
             return None;
         }
         let t = m + 1;
-        let v = t
-            + rest[t..]
-                .iter()
-                .position(|&b| TARGET_STOP[usize::from(b)])?
-            + 1;
+        let v = t + find_in_words(&rest[t..], usize::MAX, target_stops, |_| None)? + 1;
         if rest[v - 1] != b' ' {
             return None;
         }
-        // The version almost always is exactly this: no search for the LF.
+        // The version almost always is exactly this: no search for the LF,
+        // and a fixed-size copy.
         let lf = if rest[v..].starts_with(b"HTTP/1.1\r\n") {
+            self.version = *b"HTTP/1.1\r";
+            self.version_len = 9;
             v + 9
         } else {
-            v + find_byte(b'\n', &rest[v..])?
+            let lf = v + find_byte(b'\n', &rest[v..])?;
+            let version = &rest[v..lf];
+            let n = version.len().min(self.version.len());
+            self.version[..n].copy_from_slice(&version[..n]);
+            self.version_len = n;
+            lf
         };
-        let version = &rest[v..lf];
-        let n = version.len().min(self.version.len());
-        self.version[..n].copy_from_slice(&version[..n]);
-        self.version_len = n;
         self.end_request_line();
         Some(lf + 1)
     }
 
     fn end_request_line(&mut self) {
         if self.rewritten {
-            let raw = String::from_utf8_lossy(&self.target).into_owned();
-            self.raw.push(self.index, raw);
+            self.record_raw();
         }
         self.index += 1;
         self.state = State::Header;
     }
 
+    /// Out of line: rare, and it would make every request line pay for the
+    /// setup of a call it does not make.
+    #[cold]
+    fn record_raw(&mut self) {
+        let raw = String::from_utf8_lossy(&self.target).into_owned();
+        self.raw.push(self.index, raw);
+    }
+
     /// Follows header lines in `rest` up to the end of the head; returns how
     /// many bytes it consumed.
+    #[inline(always)]
     fn headers(&mut self, rest: &[u8]) -> usize {
-        let mut pos = 0;
-        while self.state == State::Header && pos < rest.len() {
+        // Only the first line can be the rest of one split across reads:
+        // `header` leaves a partial line only when it took all of `rest`.
+        let mut pos = if !self.carry.is_empty() || self.skip_line {
+            self.header(rest)
+        } else {
+            0
+        };
+        while matches!(self.state, State::Header) && pos < rest.len() {
             let line = &rest[pos..];
-            if !self.carry.is_empty() || self.skip_line {
-                pos += self.header(line);
-            } else if line.starts_with(b"\r\n") {
+            if line.starts_with(b"\r\n") {
                 self.end_head();
                 pos += 2;
-            } else if may_frame(line[0]) {
-                pos += self.header(line);
-            } else {
-                // A header the framing cannot depend on: only its colon
-                // (hyper rejects a line without one) and its end matter.
-                let colon = find_byte(b':', line);
-                let lf = colon.and_then(|c| find_byte(b'\n', &line[c..]).map(|p| c + p));
-                match (colon, lf) {
-                    (Some(c), Some(p)) if !line[..c].contains(&b'\n') => pos += p + 1,
-                    _ => pos += self.header(line),
-                }
+                continue;
             }
+            // Other ends of the head, folded lines (and other lines starting
+            // with a control) and the headers the framing depends on are
+            // `header`'s; of any other line only its colon (hyper rejects a
+            // line without one) and its end matter.
+            let colon = match line[0] {
+                ..=b' ' => None,
+                _ => find_in_words(line, 32, colon_or_lf, |r| memchr::memchr2(b':', b'\n', r)),
+            };
+            let end = match colon {
+                Some(c) if line[c] == b':' && !is_framing_header(&line[..c]) => {
+                    find_byte(b'\n', &line[c..]).map(|p| c + p + 1)
+                }
+                _ => None,
+            };
+            pos += match end {
+                Some(n) => n,
+                None => self.header(line),
+            };
         }
         pos
     }
@@ -477,8 +537,12 @@ impl Scanner {
     }
 
     /// Whether the start of a header line may name a header the framing
-    /// depends on (false only once the name is known to be another one).
+    /// depends on (false only once the name is known to be another one), or
+    /// is folded, which `header_line` must see as in one read.
     fn may_matter(&self, start: &[u8]) -> bool {
+        if matches!(start.first(), Some(b' ' | b'\t')) {
+            return true;
+        }
         match find_byte(b':', start) {
             Some(c) => is_framing_header(&start[..c]),
             None => true,
@@ -578,19 +642,17 @@ impl Scanner {
     }
 }
 
-/// Whether a header line starting with `b` may name a header the framing
-/// depends on, or be the empty line or a folded one.
-fn may_frame(b: u8) -> bool {
-    matches!(
-        b,
-        b'c' | b'C' | b't' | b'T' | b'u' | b'U' | b'\r' | b'\n' | b' ' | b'\t'
-    )
-}
-
+/// Inlined, and by length first: every header line of a head asks, and
+/// almost none is one of these.
+#[inline]
 fn is_framing_header(name: &[u8]) -> bool {
-    name.eq_ignore_ascii_case(b"content-length")
-        || name.eq_ignore_ascii_case(b"transfer-encoding")
-        || name.eq_ignore_ascii_case(b"upgrade")
+    let framing: &[u8] = match name.len() {
+        14 => b"content-length",
+        17 => b"transfer-encoding",
+        7 => b"upgrade",
+        _ => return false,
+    };
+    name.eq_ignore_ascii_case(framing)
 }
 
 fn trim_ows(v: &[u8]) -> &[u8] {
@@ -1030,7 +1092,7 @@ mod tests {
         let bare_lf = b"GET /b HTTP/1.0\nHost: h\n\n";
         let input = [&browser[..], mixed, chunked, bare_lf, GET].concat();
         let expected = [&browser[..], mixed, chunked, bare_lf, GET_OUT].concat();
-        for cut in [0, 1, 30, browser.len(), input.len() - 10] {
+        for cut in 0..=input.len() {
             let raw = Arc::new(RawTargets::default());
             let (out, scan) = feed_split(&input, &[cut], raw.clone());
             assert_eq!(out, expected, "cut at {cut}");
@@ -1055,6 +1117,93 @@ mod tests {
             assert_eq!(out, input, "{}", String::from_utf8_lossy(case));
             assert_eq!(scan.state, State::PassThrough);
         }
+    }
+
+    /// What the scanner made of `input`: the bytes hyper would read, the
+    /// state, the request count and the raw targets recorded.
+    fn outcome(input: &[u8], cuts: &[usize]) -> (Vec<u8>, State, u64, Vec<(u64, String)>) {
+        let raw = Arc::new(RawTargets::default());
+        let (out, scan) = feed_split(input, cuts, raw.clone());
+        (out, scan.state, scan.index, raw_list(&raw))
+    }
+
+    #[test]
+    fn the_word_at_a_time_paths_agree_with_the_byte_wise_states() {
+        let long_name = format!("X-{}: v\r\n", "n".repeat(40));
+        let header_lines: [&[u8]; 10] = [
+            long_name.as_bytes(),
+            b"X-Lf-Before-Colon\r\nY: 1:2\r\n",
+            b"X-Abcdefghijklmn\nZ: 1\r\n",
+            b"Connection: close\r\nContent-Type: a/b\r\nCookie: a=b\r\nCache-Control: x\r\n",
+            // The lengths of the framing headers' names, and near misses.
+            b"Content-Lengtx: 1\r\nUpgradx: 1\r\nTransfer-Encodinx: chunked\r\n",
+            b"Content-Length : 3\r\nX: y\r\n",
+            b"X: y\r\ncontent-length: 3\r\n",
+            b"TE: trailers\r\nTransfer-Encoding: chunked\r\nUpgrade: h2c\r\n",
+            b"X-A: 1\r\n X-B: 2\r\n\tX-C: 3\r\n",
+            b"\x01X: y\r\nX-D: \x01\r\n",
+        ];
+        // Header lines get a request line and an end.
+        let mut heads: Vec<Vec<u8>> = header_lines
+            .iter()
+            .map(|h| [&b"GET /{} HTTP/1.1\r\n"[..], h, b"\r\n"].concat())
+            .collect();
+        heads.extend([
+            format!("GET /{}?q=1 HTTP/1.1\r\n\r\n", "t".repeat(40)).into_bytes(),
+            b"GET /a\tb HTTP/1.1\r\n\r\n".to_vec(),
+            b"GET /~user/\xc3\xa9?x=\x7f HTTP/1.1\r\n\r\n".to_vec(),
+            b"GET /\x1c\x1e HTTP/1.1\r\n\r\n".to_vec(),
+            b"G\tET / HTTP/1.1\r\n\r\n".to_vec(),
+            b"GET / HTTP/1.0\r\n\r\n".to_vec(),
+        ]);
+        // Every byte the target scan stops at, at every offset of a word.
+        for b in [b' ', b'"', b'<', b'>', b'\\', b'^', b'`', b'{', b'|', b'}'] {
+            for k in 0..17 {
+                let mut line = b"GET /".to_vec();
+                line.extend(std::iter::repeat_n(b'a', k));
+                line.push(b);
+                line.extend_from_slice(b"z?q=1 HTTP/1.1\r\n\r\n");
+                heads.push(line);
+            }
+        }
+        // Methods of every length around a word.
+        for k in 1..12 {
+            heads.push([&b"M".repeat(k)[..], b" /<> HTTP/1.1\r\nA: b\r\n\r\n"].concat());
+        }
+        for head in heads {
+            let input = [&head[..], GET].concat();
+            let bytewise: Vec<usize> = (1..input.len()).collect();
+            let want = outcome(&input, &bytewise);
+            let text = String::from_utf8_lossy(&input);
+            assert_eq!(outcome(&input, &[]), want, "{text}");
+            for cut in 1..input.len() {
+                assert_eq!(outcome(&input, &[cut]), want, "{text} cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn target_stops_flags_exactly_the_first_stop_byte() {
+        let clean = u64::from_le_bytes([b'a'; 8]);
+        for b in 0..=255u8 {
+            let stop = b <= b' ' || b > b'z' || needs_escape(b);
+            for lane in 0..8 {
+                // Anything may follow; only the lowest flag counts.
+                for above in [b'a', b'<', 0xff] {
+                    let mut w = [b'a'; 8];
+                    w[lane] = b;
+                    w[lane + 1..].fill(above);
+                    let m = target_stops(u64::from_le_bytes(w));
+                    let first = (m != 0).then(|| m.trailing_zeros() as usize / 8);
+                    if stop {
+                        assert_eq!(first, Some(lane), "{b:#x} in lane {lane}");
+                    } else {
+                        assert!(first.is_none_or(|f| f > lane), "{b:#x} in lane {lane}");
+                    }
+                }
+            }
+        }
+        assert_eq!(target_stops(clean), 0);
     }
 
     #[test]
