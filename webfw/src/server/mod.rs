@@ -2,6 +2,7 @@
 //! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
 
 pub(crate) mod exchange;
+mod graceful;
 mod sanitize;
 mod tls;
 mod watchdog;
@@ -339,7 +340,7 @@ async fn accept_loop<L: Accept>(
     opts: ListenOptions,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let graceful = graceful::Graceful::default();
     let builders = Arc::new(Builders::new());
     let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
     loop {
@@ -421,7 +422,7 @@ struct Conn {
     peer: SocketAddr,
     activity: Arc<Activity>,
     builders: Arc<Builders>,
-    watcher: hyper_util::server::graceful::Watcher,
+    watcher: graceful::Watcher,
 }
 
 impl Conn {
