@@ -55,6 +55,21 @@ pub struct Response {
     /// (Node throws from `setHeader`; the chainable API defers it).
     deferred: Option<Error>,
     pub(crate) exchange: Arc<Exchange>,
+    /// What `headers` holds as `Content-Type`, known without a lookup.
+    content_type: Known,
+    /// Whether `headers` surely has no `ETag` (spares `send` a lookup).
+    no_etag: bool,
+}
+
+/// The `Content-Type` as far as the response followed it: `send` then skips
+/// the lookup and the charset check. Changes it does not follow (through
+/// `headers_mut`) make it `Unknown`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Known {
+    Absent,
+    /// One value, in the form `set_charset(_, "utf-8")` returns unchanged.
+    Utf8,
+    Unknown,
 }
 
 struct Conditional {
@@ -107,6 +122,8 @@ impl Response {
             on_finish: Vec::new(),
             deferred: None,
             exchange,
+            content_type: Known::Absent,
+            no_etag: true,
         }
     }
 
@@ -307,6 +324,8 @@ impl Response {
     /// ```
     pub fn remove_header(&mut self, field: &str) -> &mut Self {
         self.headers.remove(field);
+        // Removing cannot add an ETag.
+        self.content_type = Known::Unknown;
         self
     }
 
@@ -328,7 +347,25 @@ impl Response {
     /// res.headers_mut().insert("x-raw", http::HeaderValue::from_static("1"));
     /// ```
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
+        self.content_type = Known::Unknown;
+        self.no_etag = false;
         &mut self.headers
+    }
+
+    /// Sets a header the framework adds itself (`X-Powered-By`), keeping
+    /// what the response knows of its `Content-Type` and `ETag`.
+    pub(crate) fn insert_header(&mut self, name: HeaderName, value: HeaderValue) {
+        self.note(&name);
+        self.headers.insert(name, value);
+    }
+
+    /// Forgets what is known of `name` before it is set or appended.
+    fn note(&mut self, name: &HeaderName) {
+        if *name == CONTENT_TYPE {
+            self.content_type = Known::Unknown;
+        } else if *name == ETAG {
+            self.no_etag = false;
+        }
     }
 
     /// `res.type(t)` / `res.contentType(t)`: a MIME type (containing `/`) as
@@ -353,11 +390,20 @@ impl Response {
     /// served from static strings (this runs on most requests).
     fn set_content_type(&mut self, value: &str) {
         if let Some(v) = crate::http::mime::with_utf8_static(value) {
-            self.headers.insert(CONTENT_TYPE, v);
+            // The table's values are lower-case with no other parameter.
+            let utf8 = v.as_bytes().ends_with(b"; charset=utf-8");
+            self.put_content_type(v, utf8);
             return;
         }
         let v = crate::http::content_type::with_default_charset(value);
         self.insert_value(CONTENT_TYPE, &v);
+    }
+
+    /// Sets a Content-Type the framework chose; `utf8`: it is in the form
+    /// `set_charset(_, "utf-8")` leaves unchanged.
+    fn put_content_type(&mut self, v: HeaderValue, utf8: bool) {
+        self.content_type = if utf8 { Known::Utf8 } else { Known::Unknown };
+        self.headers.insert(CONTENT_TYPE, v);
     }
 
     /// Alias of [`Response::type_`].
@@ -565,12 +611,14 @@ impl Response {
 
     pub(crate) fn insert_value(&mut self, name: HeaderName, value: &str) {
         if let Some(v) = self.header_value(&name, value) {
+            self.note(&name);
             self.headers.insert(name, v);
         }
     }
 
     fn append_value(&mut self, name: HeaderName, value: &str) {
         if let Some(v) = self.header_value(&name, value) {
+            self.note(&name);
             self.headers.append(name, v);
         }
     }
