@@ -148,7 +148,7 @@ pub use webfw_pattern::logfmt::FormatError;
 
 use crate::handler::{Flow, Handler, HandlerFuture};
 use crate::request::Request;
-use crate::response::Response;
+use crate::response::{Response, SharedFinish};
 use tokens::{Cx, Line};
 
 type SkipFn = Arc<dyn Fn(&Request, &Response) -> bool + Send + Sync>;
@@ -399,10 +399,27 @@ pub trait LoggerToken {
 
 struct Inner {
     format: Format,
+    /// The response headers the format reads (`None`: any).
+    reads: Option<Box<[http::HeaderName]>>,
     immediate: bool,
     timed: bool,
     skip: Option<SkipFn>,
     stream: LogStream,
+}
+
+/// The untimed logger is one shared hook for all requests.
+impl SharedFinish for Inner {
+    fn reads(&self) -> Option<&[http::HeaderName]> {
+        // `skip` and redefined built-in tokens see the whole response.
+        if self.skip.is_some() || format::builtin_overridden() {
+            return None;
+        }
+        self.reads.as_deref()
+    }
+
+    fn finish(&self, req: &Request, res: &Response) {
+        self.log(&Cx::default(), req, res);
+    }
 }
 
 impl Inner {
@@ -483,6 +500,7 @@ impl Logger {
         Logger {
             inner: Arc::new(Inner {
                 timed: format.timed(),
+                reads: format.res_headers().map(Vec::into_boxed_slice),
                 format,
                 immediate: options.immediate,
                 skip: options.skip,
@@ -498,6 +516,7 @@ impl Logger {
                 let old = &self.inner;
                 let mut inner = Inner {
                     format: old.format.clone(),
+                    reads: old.reads.clone(),
                     immediate: old.immediate,
                     timed: old.timed,
                     skip: old.skip.clone(),
@@ -576,7 +595,7 @@ impl Logger {
         }
         let inner = inner.clone();
         if !inner.timed {
-            res.on_finish(move |req, res| inner.log(&Cx::default(), req, res));
+            res.on_finish_shared(inner);
             return;
         }
         let start = Instant::now();

@@ -481,7 +481,28 @@ pub fn res_header<'a>(_cx: &Cx, _req: &Request, res: &'a Response, name: &Header
     if !res.headers_sent() {
         return Val::Missing;
     }
-    join_res_header(res.headers(), name).unwrap_or(Val::Missing)
+    if let Some(v) = join_res_header(res.headers(), name) {
+        return v;
+    }
+    match res.sent_length() {
+        Some(n) if *name == http::header::CONTENT_LENGTH => Val::SafeSmall(decimal(n)),
+        _ => Val::Missing,
+    }
+}
+
+/// `n` in decimal (cheaper than `write!`, which costs ~200 instructions).
+fn decimal(mut n: usize) -> SmallStr {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    SmallStr::from_ascii(&digits[i..])
 }
 
 fn ms(value: f64, digits: u8) -> Val<'static> {
@@ -629,6 +650,13 @@ mod tests {
         let mut o = Vec::new();
         escape_into(&mut o, s);
         String::from_utf8(o).unwrap()
+    }
+
+    #[test]
+    fn decimal_text() {
+        for n in [0, 7, 10, 99, 1000, 123_456_789, usize::MAX] {
+            assert_eq!(decimal(n).as_str(), n.to_string());
+        }
     }
 
     #[test]

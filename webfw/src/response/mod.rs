@@ -23,7 +23,56 @@ use crate::server::exchange::{Exchange, HeadBody};
 pub use send::SendBody;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
-type FinishHook = Box<dyn FnOnce(&Request, &Response) + Send>;
+
+enum FinishHook {
+    /// Registered with `on_finish`: may read every response header.
+    Once(Box<dyn FnOnce(&Request, &Response) + Send>),
+    Shared(Arc<dyn SharedFinish>),
+}
+
+/// `on_finish` hooks in registration order. The first is held inline: most
+/// responses have one (the logger's), and a vector would allocate for it.
+#[derive(Default)]
+struct FinishHooks {
+    first: Option<FinishHook>,
+    rest: Vec<FinishHook>,
+}
+
+impl FinishHooks {
+    fn push(&mut self, hook: FinishHook) {
+        if self.first.is_none() {
+            self.first = Some(hook);
+        } else {
+            self.rest.push(hook);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &FinishHook> {
+        self.first.iter().chain(&self.rest)
+    }
+}
+
+impl IntoIterator for FinishHooks {
+    type Item = FinishHook;
+    type IntoIter =
+        std::iter::Chain<std::option::IntoIter<FinishHook>, std::vec::IntoIter<FinishHook>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.first.into_iter().chain(self.rest)
+    }
+}
+
+/// An `on_finish` hook shared by every request (the logger's): registering
+/// it allocates nothing, and the head keeps for it only the response headers
+/// it declares (hyper takes the originals; copying them all costs more).
+pub(crate) trait SharedFinish: Send + Sync {
+    /// The response headers `finish` reads, lower-case; `None`: any.
+    fn reads(&self) -> Option<&[HeaderName]>;
+    fn finish(&self, req: &Request, res: &Response);
+}
 
 /// The response being prepared: Express's `res`.
 ///
@@ -50,11 +99,14 @@ pub struct Response {
     /// Boxed for the same reason as the request's.
     locals: Option<Box<Map<String, Value>>>,
     on_headers: Vec<HeadersHook>,
-    on_finish: Vec<FinishHook>,
+    on_finish: FinishHooks,
     /// A header value that could not be set; reported by the next send/end
     /// (Node throws from `setHeader`; the chainable API defers it).
     deferred: Option<Error>,
     pub(crate) exchange: Arc<Exchange>,
+    /// The `Content-Length` `send` gave a body while leaving it out of
+    /// `headers` (only declared readers are left to ask; see `sent_length`).
+    sent_length: Option<usize>,
     /// What `headers` holds as `Content-Type`, known without a lookup.
     content_type: Known,
     /// Whether `headers` surely has no `ETag` (spares `send` a lookup).
@@ -119,9 +171,10 @@ impl Response {
             app: req.app.clone(),
             locals: None,
             on_headers: Vec::new(),
-            on_finish: Vec::new(),
+            on_finish: FinishHooks::default(),
             deferred: None,
             exchange,
+            sent_length: None,
             content_type: Known::Absent,
             no_etag: true,
         }
@@ -287,7 +340,8 @@ impl Response {
     }
 
     /// `res.get(field)`: the first value of a response header (before the head
-    /// is sent; afterwards only while `on_finish` hooks are registered).
+    /// is sent; afterwards only while hooks registered with
+    /// [`Response::on_finish`] are pending).
     ///
     /// ```
     /// let req = webfw::Request::for_test(http::Method::GET, "/");
@@ -497,22 +551,61 @@ impl Response {
     /// res.on_finish(|req, res| eprintln!("{} {}", req.method(), res.status_code()));
     /// ```
     pub fn on_finish(&mut self, hook: impl FnOnce(&Request, &Response) + Send + 'static) {
-        self.on_finish.push(Box::new(hook));
+        self.on_finish.push(FinishHook::Once(Box::new(hook)));
+    }
+
+    /// [`Response::on_finish`] for a hook that declares what it reads.
+    pub(crate) fn on_finish_shared(&mut self, hook: Arc<dyn SharedFinish>) {
+        self.on_finish.push(FinishHook::Shared(hook));
     }
 
     pub(crate) fn has_finish_hooks(&self) -> bool {
         !self.on_finish.is_empty()
     }
 
-    /// Whether any hook could read the headers around the moment they are sent.
-    pub(crate) fn has_hooks(&self) -> bool {
-        !self.on_finish.is_empty() || !self.on_headers.is_empty()
+    /// Whether a hook may read any header around the moment they are sent.
+    fn hooks_read_all(&self) -> bool {
+        !self.on_headers.is_empty()
+            || self.on_finish.iter().any(|h| match h {
+                FinishHook::Once(_) => true,
+                FinishHook::Shared(h) => h.reads().is_none(),
+            })
+    }
+
+    /// The Content-Length `send` set but did not store (no hook reads every
+    /// header): what a declared reader of `content-length` sees once the
+    /// head is sent.
+    pub(crate) fn sent_length(&self) -> Option<usize> {
+        self.sent_length
     }
 
     pub(crate) fn run_finish_hooks(&mut self, req: &Request) {
         for hook in std::mem::take(&mut self.on_finish) {
-            hook(req, self);
+            match hook {
+                FinishHook::Once(f) => f(req, self),
+                FinishHook::Shared(h) => h.finish(req, self),
+            }
         }
+    }
+
+    /// The headers `on_finish` hooks declared, copied; `None` when one may
+    /// read any.
+    fn kept_for_hooks(&self) -> Option<HeaderMap> {
+        let mut kept = HeaderMap::new();
+        for hook in self.on_finish.iter() {
+            let FinishHook::Shared(h) = hook else {
+                return None;
+            };
+            for name in h.reads()? {
+                if kept.contains_key(name) {
+                    continue;
+                }
+                for v in self.headers.get_all(name) {
+                    kept.append(name.clone(), v.clone());
+                }
+            }
+        }
+        Some(kept)
     }
 
     pub(crate) fn set_app(&mut self, app: AppRef) {
@@ -645,6 +738,8 @@ impl Response {
         let streaming = matches!(body, HeadBody::Stream);
         let headers = if self.on_finish.is_empty() {
             std::mem::take(&mut self.headers)
+        } else if let Some(kept) = self.kept_for_hooks() {
+            std::mem::replace(&mut self.headers, kept)
         } else {
             self.headers.clone()
         };

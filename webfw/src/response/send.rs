@@ -163,11 +163,14 @@ impl Response {
                 }
             }
             // hyper writes the same Content-Length from the body's exact size;
-            // the header is stored only where something can read it (hooks)
-            // or where the body is withheld (HEAD).
-            if self.has_hooks() || *self.method() == http::Method::HEAD {
+            // the header is stored only where the body is withheld (HEAD) or
+            // a hook may read any header. Hooks that declare what they read
+            // get the length from `sent_length`.
+            if *self.method() == http::Method::HEAD || self.hooks_read_all() {
                 self.headers
                     .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
+            } else if self.has_finish_hooks() {
+                self.sent_length = Some(body.len());
             }
         }
         if self.is_fresh() {
@@ -177,11 +180,13 @@ impl Response {
             self.headers.remove(CONTENT_TYPE);
             self.content_type = Known::Absent;
             self.headers.remove(CONTENT_LENGTH);
+            self.sent_length = None;
             self.headers.remove(TRANSFER_ENCODING);
             chunk = Some(Bytes::new());
         } else if self.status == 205 {
             self.headers
                 .insert(CONTENT_LENGTH, http::HeaderValue::from_static("0"));
+            self.sent_length = None;
             self.headers.remove(TRANSFER_ENCODING);
             chunk = Some(Bytes::new());
         }
