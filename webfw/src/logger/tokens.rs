@@ -113,10 +113,24 @@ impl Line {
         match v {
             Val::Missing => self.buf.push(b'-'),
             Val::Safe(s) => self.safe(s.as_bytes()),
-            Val::SafeSmall(s) => self.safe(s.as_bytes()),
+            Val::SafeSmall(s) => self.small(&s),
             Val::Text(t) => self.text(&t),
             Val::Latin1(b) => self.escaped_bytes(b, latin1),
             Val::Utf8OrLatin1(b) => self.escaped_bytes(b, utf8_or_latin1),
+        }
+    }
+
+    #[inline(always)]
+    fn small(&mut self, s: &SmallStr) {
+        let (buf, len) = s.padded();
+        if len == 0 {
+            self.buf.push(b'-');
+        } else {
+            // Copying the whole fixed-size buffer and cutting it costs less
+            // than a `memcpy` call for a few bytes.
+            let at = self.buf.len();
+            self.buf.extend_from_slice(buf);
+            self.buf.truncate(at + len);
         }
     }
 
@@ -449,7 +463,7 @@ static OCTETS: [([u8; 4], u8); 256] = {
 
 /// Dotted-quad text of an IPv4 address, without the formatting machinery.
 fn ipv4(ip: std::net::Ipv4Addr) -> SmallStr {
-    let mut buf = [0u8; 16];
+    let mut buf = [0u8; 31];
     let mut n = 0;
     for octet in ip.octets() {
         let (text, len) = OCTETS[usize::from(octet)];
@@ -457,7 +471,7 @@ fn ipv4(ip: std::net::Ipv4Addr) -> SmallStr {
         n += usize::from(len);
     }
     // Without the last octet's dot.
-    SmallStr::from_ascii(&buf[..n - 1])
+    SmallStr::from_buf(buf, n - 1)
 }
 
 /// `:remote-user`: the user name of a Basic `Authorization` header.
@@ -491,18 +505,20 @@ pub fn res_header<'a>(_cx: &Cx, _req: &Request, res: &'a Response, name: &Header
 }
 
 /// `n` in decimal (cheaper than `write!`, which costs ~200 instructions).
-fn decimal(mut n: usize) -> SmallStr {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+fn decimal(n: usize) -> SmallStr {
+    let mut len = 1;
+    let mut rest = n / 10;
+    while rest > 0 {
+        rest /= 10;
+        len += 1;
     }
-    SmallStr::from_ascii(&digits[i..])
+    let mut buf = [0u8; 31];
+    let mut rest = n;
+    for slot in buf[..len].iter_mut().rev() {
+        *slot = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    SmallStr::from_buf(buf, len)
 }
 
 fn ms(value: f64, digits: u8) -> Val<'static> {

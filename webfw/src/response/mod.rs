@@ -432,7 +432,10 @@ impl Response {
     /// assert_eq!(res.get("content-type"), Some("application/json; charset=utf-8"));
     /// ```
     pub fn type_(&mut self, t: &str) -> &mut Self {
-        if t.contains('/') {
+        // The common types first: they all contain `/`.
+        if let Some(v) = crate::http::mime::with_utf8_static(t) {
+            self.put_static_type(v);
+        } else if t.contains('/') {
             self.set_content_type(t);
         } else {
             self.set_content_type(crate::http::mime::lookup(t));
@@ -444,13 +447,18 @@ impl Response {
     /// served from static strings (this runs on most requests).
     fn set_content_type(&mut self, value: &str) {
         if let Some(v) = crate::http::mime::with_utf8_static(value) {
-            // The table's values are lower-case with no other parameter.
-            let utf8 = v.as_bytes().ends_with(b"; charset=utf-8");
-            self.put_content_type(v, utf8);
+            self.put_static_type(v);
             return;
         }
         let v = crate::http::content_type::with_default_charset(value);
         self.insert_value(CONTENT_TYPE, &v);
+    }
+
+    /// Sets a value of `with_utf8_static`'s table.
+    fn put_static_type(&mut self, v: HeaderValue) {
+        // The table's values are lower-case with no other parameter.
+        let utf8 = v.as_bytes().ends_with(b"; charset=utf-8");
+        self.put_content_type(v, utf8);
     }
 
     /// Sets a Content-Type the framework chose; `utf8`: it is in the form
@@ -596,12 +604,14 @@ impl Response {
             let FinishHook::Shared(h) = hook else {
                 return None;
             };
-            for name in h.reads()? {
-                if kept.contains_key(name) {
-                    continue;
-                }
-                for v in self.headers.get_all(name) {
-                    kept.append(name.clone(), v.clone());
+            let reads = h.reads()?;
+            // A pass over the names present: cheaper than hashing each
+            // declared one, and most are absent.
+            for name in self.headers.keys() {
+                if reads.contains(name) && !kept.contains_key(name) {
+                    for v in self.headers.get_all(name) {
+                        kept.append(name.clone(), v.clone());
+                    }
                 }
             }
         }
@@ -725,9 +735,12 @@ impl Response {
             return Err(err);
         }
         // on-headers wraps writeHead once per registration, so the hook
-        // registered last runs first.
-        for hook in std::mem::take(&mut self.on_headers).into_iter().rev() {
-            hook(self);
+        // registered last runs first. (Tested first: taking and dropping an
+        // empty vector is not free.)
+        if !self.on_headers.is_empty() {
+            for hook in std::mem::take(&mut self.on_headers).into_iter().rev() {
+                hook(self);
+            }
         }
         if !(100..=999).contains(&self.status) {
             return Err(
