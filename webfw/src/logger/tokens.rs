@@ -305,9 +305,9 @@ fn utf8_or_latin1(b: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// Maps with at most this many values are searched by walking them, which
-/// costs less than hashing the name (most requests and responses are this
-/// small, and most looked-up headers are absent).
+/// In maps with at most this many values, names are looked for by walking
+/// them, which costs less than hashing each name (most requests and
+/// responses are this small, and most looked-up headers are absent).
 const SCAN_LIMIT: usize = 8;
 
 /// A header's first value and whether it has more.
@@ -320,22 +320,22 @@ fn first_values<'a, const N: usize>(
     names: [&HeaderName; N],
 ) -> [First<'a>; N] {
     let mut found = [None; N];
+    let mut present = [true; N];
     if headers.len() <= SCAN_LIMIT {
-        for (n, v) in headers {
-            for (name, slot) in names.iter().zip(&mut found) {
-                if n == *name {
-                    match slot {
-                        Some((_, more)) => *more = true,
-                        None => *slot = Some((v, false)),
-                    }
-                }
+        // The names alone: walking `(name, value)` pairs costs several times
+        // more, and only present names are then looked up.
+        present = [false; N];
+        for n in headers.keys() {
+            for (name, p) in names.iter().zip(&mut present) {
+                *p |= n == *name;
             }
         }
-        return found;
     }
-    for (name, slot) in names.iter().zip(&mut found) {
-        let mut all = headers.get_all(*name).iter();
-        *slot = all.next().map(|first| (first, all.next().is_some()));
+    for ((name, slot), present) in names.iter().zip(&mut found).zip(present) {
+        if present {
+            let mut all = headers.get_all(*name).iter();
+            *slot = all.next().map(|first| (first, all.next().is_some()));
+        }
     }
     found
 }

@@ -56,15 +56,6 @@ impl FinishHooks {
     }
 }
 
-impl IntoIterator for FinishHooks {
-    type Item = FinishHook;
-    type IntoIter =
-        std::iter::Chain<std::option::IntoIter<FinishHook>, std::vec::IntoIter<FinishHook>>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.first.into_iter().chain(self.rest)
-    }
-}
-
 /// An `on_finish` hook shared by every request (the logger's): registering
 /// it allocates nothing, and the head keeps for it only the response headers
 /// it declares (hyper takes the originals; copying them all costs more).
@@ -588,11 +579,22 @@ impl Response {
     }
 
     pub(crate) fn run_finish_hooks(&mut self, req: &Request) {
-        for hook in std::mem::take(&mut self.on_finish) {
-            match hook {
-                FinishHook::Once(f) => f(req, self),
-                FinishHook::Shared(h) => h.finish(req, self),
+        let FinishHooks { first, rest } = std::mem::take(&mut self.on_finish);
+        // Without a chained iterator, whose drop alone cost ~45 instructions.
+        if let Some(hook) = first {
+            self.run_finish_hook(hook, req);
+        }
+        if !rest.is_empty() {
+            for hook in rest {
+                self.run_finish_hook(hook, req);
             }
+        }
+    }
+
+    fn run_finish_hook(&self, hook: FinishHook, req: &Request) {
+        match hook {
+            FinishHook::Once(f) => f(req, self),
+            FinishHook::Shared(h) => h.finish(req, self),
         }
     }
 
