@@ -9,6 +9,7 @@ mod etag_memo;
 mod send;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use http::header::{CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
@@ -27,7 +28,8 @@ type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
 enum FinishHook {
     /// Registered with `on_finish`: may read every response header.
     Once(Box<dyn FnOnce(&Request, &Response) + Send>),
-    Shared(Arc<dyn SharedFinish>),
+    /// With the instant it was registered, for hooks that time the response.
+    Shared(Arc<dyn SharedFinish>, Option<Instant>),
 }
 
 /// `on_finish` hooks in registration order. The first is held inline: most
@@ -62,7 +64,8 @@ impl FinishHooks {
 pub(crate) trait SharedFinish: Send + Sync {
     /// The response headers `finish` reads, lower-case; `None`: any.
     fn reads(&self) -> Option<&[HeaderName]>;
-    fn finish(&self, req: &Request, res: &Response);
+    /// `since`: as given to [`Response::on_finish_shared`].
+    fn finish(&self, req: &Request, res: &Response, since: Option<Instant>);
 }
 
 /// The response being prepared: Express's `res`.
@@ -102,6 +105,10 @@ pub struct Response {
     content_type: Known,
     /// Whether `headers` surely has no `ETag` (spares `send` a lookup).
     no_etag: bool,
+    /// Whether to record `head_at` (a hook times the response).
+    time_head: bool,
+    /// When the head was committed, if `time_head`.
+    head_at: Option<Instant>,
 }
 
 /// The `Content-Type` as far as the response followed it: `send` then skips
@@ -168,6 +175,8 @@ impl Response {
             sent_length: None,
             content_type: Known::Absent,
             no_etag: true,
+            time_head: false,
+            head_at: None,
         }
     }
 
@@ -554,8 +563,20 @@ impl Response {
     }
 
     /// [`Response::on_finish`] for a hook that declares what it reads.
-    pub(crate) fn on_finish_shared(&mut self, hook: Arc<dyn SharedFinish>) {
-        self.on_finish.push(FinishHook::Shared(hook));
+    /// `since` is handed back to the hook (a timing hook's start).
+    pub(crate) fn on_finish_shared(&mut self, hook: Arc<dyn SharedFinish>, since: Option<Instant>) {
+        self.on_finish.push(FinishHook::Shared(hook, since));
+    }
+
+    /// Records when the head is committed (what an `on_headers` hook taking
+    /// the time would see, without the hook).
+    pub(crate) fn time_head(&mut self) {
+        self.time_head = true;
+    }
+
+    /// When the head was committed, if [`Response::time_head`] was asked for.
+    pub(crate) fn head_at(&self) -> Option<Instant> {
+        self.head_at
     }
 
     pub(crate) fn has_finish_hooks(&self) -> bool {
@@ -567,7 +588,7 @@ impl Response {
         !self.on_headers.is_empty()
             || self.on_finish.iter().any(|h| match h {
                 FinishHook::Once(_) => true,
-                FinishHook::Shared(h) => h.reads().is_none(),
+                FinishHook::Shared(h, _) => h.reads().is_none(),
             })
     }
 
@@ -594,7 +615,7 @@ impl Response {
     fn run_finish_hook(&self, hook: FinishHook, req: &Request) {
         match hook {
             FinishHook::Once(f) => f(req, self),
-            FinishHook::Shared(h) => h.finish(req, self),
+            FinishHook::Shared(h, since) => h.finish(req, self, since),
         }
     }
 
@@ -603,7 +624,7 @@ impl Response {
     fn kept_for_hooks(&self) -> Option<HeaderMap> {
         let mut kept = HeaderMap::new();
         for hook in self.on_finish.iter() {
-            let FinishHook::Shared(h) = hook else {
+            let FinishHook::Shared(h, _) = hook else {
                 return None;
             };
             let reads = h.reads()?;
@@ -743,6 +764,11 @@ impl Response {
             for hook in std::mem::take(&mut self.on_headers).into_iter().rev() {
                 hook(self);
             }
+        }
+        // Kept from a first attempt that failed (bad status), as a hook's
+        // record would be.
+        if self.time_head && self.head_at.is_none() {
+            self.head_at = Some(Instant::now());
         }
         if !(100..=999).contains(&self.status) {
             return Err(
