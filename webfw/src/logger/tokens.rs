@@ -522,14 +522,23 @@ fn decimal(n: usize) -> SmallStr {
 }
 
 fn ms(value: f64, digits: u8) -> Val<'static> {
-    let mut s = SmallStr::new();
+    /// Inline text that remembers whether all of it fitted.
+    struct Fits(SmallStr, bool);
+    impl std::fmt::Write for Fits {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.1 &= self.0.write_str(s).is_ok();
+            Ok(())
+        }
+    }
+    // Written inline first: the string is only for many decimals.
+    let mut s = Fits(SmallStr::new(), true);
+    clock::to_fixed(value, digits, &mut s);
+    if s.1 {
+        return Val::SafeSmall(s.0);
+    }
     let mut big = String::new();
     clock::to_fixed(value, digits, &mut big);
-    if s.write_str(&big).is_ok() {
-        Val::SafeSmall(s)
-    } else {
-        Val::Text(Cow::Owned(big))
-    }
+    Val::Text(Cow::Owned(big))
 }
 
 /// `:response-time[digits]`: milliseconds from the logger seeing the request
@@ -666,6 +675,16 @@ mod tests {
         let mut o = Vec::new();
         escape_into(&mut o, s);
         String::from_utf8(o).unwrap()
+    }
+
+    #[test]
+    fn milliseconds_short_and_long() {
+        let text = |v: Val<'_>| v.into_string().unwrap();
+        assert_eq!(text(ms(1.25, 1)), "1.3");
+        assert_eq!(text(ms(0.0004, 3)), "0.000");
+        let long = text(ms(1.5, 100));
+        assert_eq!(long.len(), 102);
+        assert!(long.starts_with("1.5000"), "{long}");
     }
 
     #[test]
