@@ -24,10 +24,11 @@ use crate::server::exchange::{Exchange, HeadBody};
 pub use send::SendBody;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
+type FinishFn = Box<dyn FnOnce(&Request, &Response) + Send>;
 
 enum FinishHook {
     /// Registered with `on_finish`: may read every response header.
-    Once(Box<dyn FnOnce(&Request, &Response) + Send>),
+    Once(FinishFn),
     /// With the instant it was registered, for hooks that time the response.
     Shared(Arc<dyn SharedFinish>, Option<Instant>),
 }
