@@ -99,8 +99,8 @@ pub struct Response {
     /// (Node throws from `setHeader`; the chainable API defers it).
     deferred: Option<Error>,
     pub(crate) exchange: Arc<Exchange>,
-    /// The `Content-Length` `send` gave a body while leaving it out of
-    /// `headers` (only declared readers are left to ask; see `sent_length`).
+    /// The `Content-Length` of the body `send` sized, when it was left out of
+    /// `headers` because every hook declares what it reads.
     sent_length: Option<usize>,
     /// What `headers` holds as `Content-Type`, known without a lookup.
     content_type: Known,
@@ -379,7 +379,7 @@ impl Response {
     /// ```
     pub fn remove_header(&mut self, field: &str) -> &mut Self {
         self.headers.remove(field);
-        // Removing cannot add an ETag.
+        // The Content-Type may be gone; `no_etag` holds (removing adds nothing).
         self.content_type = Known::Unknown;
         self
     }
