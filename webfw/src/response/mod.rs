@@ -33,30 +33,14 @@ enum FinishHook {
     Shared(Arc<dyn SharedFinish>, Option<Instant>),
 }
 
-/// `on_finish` hooks in registration order. The first is held inline: most
-/// responses have one (the logger's), and a vector would allocate for it.
+/// Hooks beyond a single `on_finish` one, boxed: most responses have none
+/// (the logger's is the single one), and even empty vectors cost something
+/// to drop on every request.
 #[derive(Default)]
-struct FinishHooks {
-    first: Option<FinishHook>,
-    rest: Vec<FinishHook>,
-}
-
-impl FinishHooks {
-    fn push(&mut self, hook: FinishHook) {
-        if self.first.is_none() {
-            self.first = Some(hook);
-        } else {
-            self.rest.push(hook);
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.first.is_none()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &FinishHook> {
-        self.first.iter().chain(&self.rest)
-    }
+struct MoreHooks {
+    on_headers: Vec<HeadersHook>,
+    /// `on_finish` hooks after the first.
+    on_finish: Vec<FinishHook>,
 }
 
 /// An `on_finish` hook shared by every request (the logger's): registering
@@ -93,8 +77,9 @@ pub struct Response {
     pub(crate) app: AppRef,
     /// Boxed for the same reason as the request's.
     locals: Option<Box<Map<String, Value>>>,
-    on_headers: Vec<HeadersHook>,
-    on_finish: FinishHooks,
+    /// The first `on_finish` hook (inline: a vector would allocate for it).
+    on_finish: Option<FinishHook>,
+    more_hooks: Option<Box<MoreHooks>>,
     /// A header value that could not be set; reported by the next send/end
     /// (Node throws from `setHeader`; the chainable API defers it).
     deferred: Option<Error>,
@@ -169,8 +154,8 @@ impl Response {
             referrer: referrer.or(referer),
             app: req.app.clone(),
             locals: None,
-            on_headers: Vec::new(),
-            on_finish: FinishHooks::default(),
+            on_finish: None,
+            more_hooks: None,
             deferred: None,
             exchange,
             sent_length: None,
@@ -547,7 +532,7 @@ impl Response {
     /// res.on_headers(|res| { res.set("X-Late", "1"); });
     /// ```
     pub fn on_headers(&mut self, hook: impl FnOnce(&mut Response) + Send + 'static) {
-        self.on_headers.push(Box::new(hook));
+        self.more_hooks().on_headers.push(Box::new(hook));
     }
 
     /// Runs `hook` once the response is finished: its last byte was handed to
@@ -560,13 +545,37 @@ impl Response {
     /// res.on_finish(|req, res| eprintln!("{} {}", req.method(), res.status_code()));
     /// ```
     pub fn on_finish(&mut self, hook: impl FnOnce(&Request, &Response) + Send + 'static) {
-        self.on_finish.push(FinishHook::Once(Box::new(hook)));
+        self.push_finish(FinishHook::Once(Box::new(hook)));
     }
 
     /// [`Response::on_finish`] for a hook that declares what it reads.
     /// `since` is handed back to the hook (a timing hook's start).
     pub(crate) fn on_finish_shared(&mut self, hook: Arc<dyn SharedFinish>, since: Option<Instant>) {
-        self.on_finish.push(FinishHook::Shared(hook, since));
+        self.push_finish(FinishHook::Shared(hook, since));
+    }
+
+    fn more_hooks(&mut self) -> &mut MoreHooks {
+        self.more_hooks.get_or_insert_with(Box::default)
+    }
+
+    fn push_finish(&mut self, hook: FinishHook) {
+        if self.on_finish.is_none() {
+            self.on_finish = Some(hook);
+        } else {
+            self.more_hooks().on_finish.push(hook);
+        }
+    }
+
+    /// The `on_finish` hooks in registration order.
+    fn finish_hooks(&self) -> impl Iterator<Item = &FinishHook> {
+        let more = self.more_hooks.iter().flat_map(|m| &m.on_finish);
+        self.on_finish.iter().chain(more)
+    }
+
+    fn has_headers_hooks(&self) -> bool {
+        self.more_hooks
+            .as_ref()
+            .is_some_and(|m| !m.on_headers.is_empty())
     }
 
     /// Records when the head is committed (what an `on_headers` hook taking
@@ -581,13 +590,13 @@ impl Response {
     }
 
     pub(crate) fn has_finish_hooks(&self) -> bool {
-        !self.on_finish.is_empty()
+        self.on_finish.is_some()
     }
 
     /// Whether a hook may read any header around the moment they are sent.
     fn hooks_read_all(&self) -> bool {
-        !self.on_headers.is_empty()
-            || self.on_finish.iter().any(|h| match h {
+        self.has_headers_hooks()
+            || self.finish_hooks().any(|h| match h {
                 FinishHook::Once(_) => true,
                 FinishHook::Shared(h, _) => h.reads().is_none(),
             })
@@ -601,13 +610,12 @@ impl Response {
     }
 
     pub(crate) fn run_finish_hooks(&mut self, req: &Request) {
-        let FinishHooks { first, rest } = std::mem::take(&mut self.on_finish);
         // Without a chained iterator, whose drop alone cost ~45 instructions.
-        if let Some(hook) = first {
+        if let Some(hook) = self.on_finish.take() {
             self.run_finish_hook(hook, req);
         }
-        if !rest.is_empty() {
-            for hook in rest {
+        if let Some(more) = self.more_hooks.as_mut() {
+            for hook in std::mem::take(&mut more.on_finish) {
                 self.run_finish_hook(hook, req);
             }
         }
@@ -624,7 +632,7 @@ impl Response {
     /// read any.
     fn kept_for_hooks(&self) -> Option<HeaderMap> {
         let mut kept = HeaderMap::new();
-        for hook in self.on_finish.iter() {
+        for hook in self.finish_hooks() {
             let FinishHook::Shared(h, _) = hook else {
                 return None;
             };
@@ -759,10 +767,11 @@ impl Response {
             return Err(err);
         }
         // on-headers wraps writeHead once per registration, so the hook
-        // registered last runs first. (Tested first: taking and dropping an
-        // empty vector is not free.)
-        if !self.on_headers.is_empty() {
-            for hook in std::mem::take(&mut self.on_headers).into_iter().rev() {
+        // registered last runs first.
+        if let Some(more) = self.more_hooks.as_mut()
+            && !more.on_headers.is_empty()
+        {
+            for hook in std::mem::take(&mut more.on_headers).into_iter().rev() {
                 hook(self);
             }
         }
@@ -778,7 +787,7 @@ impl Response {
         }
         self.headers_sent = true;
         let streaming = matches!(body, HeadBody::Stream);
-        let headers = if self.on_finish.is_empty() {
+        let headers = if self.on_finish.is_none() {
             std::mem::take(&mut self.headers)
         } else if let Some(kept) = self.kept_for_hooks() {
             std::mem::replace(&mut self.headers, kept)
@@ -794,4 +803,82 @@ impl Response {
 /// Node's `ERR_HTTP_HEADERS_SENT`.
 pub(crate) fn headers_sent_error() -> Error {
     Error::new("Cannot set headers after they are sent to the client")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A declared reader of `x-kept` that records what it saw.
+    struct Reader(Arc<Mutex<Vec<String>>>);
+
+    impl SharedFinish for Reader {
+        fn reads(&self) -> Option<&[HeaderName]> {
+            static NAMES: [HeaderName; 1] = [HeaderName::from_static("x-kept")];
+            Some(&NAMES)
+        }
+        fn finish(&self, _req: &Request, res: &Response, _since: Option<Instant>) {
+            let seen = format!(
+                "shared {:?} {:?} {:?}",
+                res.get("x-kept"),
+                res.get("x-other"),
+                res.sent_length()
+            );
+            self.0.lock().unwrap().push(seen);
+        }
+    }
+
+    fn response() -> (Request, Response, Arc<Mutex<Vec<String>>>) {
+        let req = Request::for_test(Method::GET, "/");
+        let res = Response::for_test(&req);
+        (req, res, Arc::default())
+    }
+
+    #[test]
+    fn finish_hooks_run_in_order_and_declared_readers_keep_only_their_headers() {
+        let (req, mut res, seen) = response();
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        let log = seen.clone();
+        res.on_finish(move |_, res| {
+            log.lock()
+                .unwrap()
+                .push(format!("once {:?}", res.get("x-other")))
+        });
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        res.append("X-Kept", "a")
+            .append("X-Kept", "b")
+            .set("X-Other", "o");
+        res.send("hey").unwrap();
+        res.run_finish_hooks(&req);
+        // A plain hook reads everything: all headers are kept, the length too.
+        let all = "shared Some(\"a\") Some(\"o\") None";
+        assert_eq!(*seen.lock().unwrap(), [all, "once Some(\"o\")", all]);
+        assert!(!res.has_finish_hooks());
+
+        let (req, mut res, seen) = response();
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        res.append("X-Kept", "a")
+            .append("X-Kept", "b")
+            .set("X-Other", "o");
+        res.send("hey").unwrap();
+        assert_eq!(res.get_all("x-kept"), ["a", "b"]);
+        res.run_finish_hooks(&req);
+        let only = "shared Some(\"a\") None Some(3)";
+        assert_eq!(*seen.lock().unwrap(), [only, only]);
+    }
+
+    #[test]
+    fn the_head_time_is_recorded_only_when_asked_for() {
+        let (_req, mut res, _) = response();
+        res.send("x").unwrap();
+        assert_eq!(res.head_at(), None);
+        let (_req, mut res, _) = response();
+        res.time_head();
+        let before = Instant::now();
+        res.send("x").unwrap();
+        assert!(res.head_at().is_some_and(|t| t >= before));
+    }
 }
