@@ -63,7 +63,9 @@ pub(crate) trait SharedFinish: Send + Sync {
 /// ```
 pub struct Response {
     status: u16,
-    headers: HeaderMap,
+    /// `None` until a header is set and once the head has left: dropping
+    /// even an empty map costs ~60 instructions per request.
+    headers: Option<HeaderMap>,
     headers_sent: bool,
     finished: bool,
     method: Method,
@@ -145,7 +147,7 @@ impl Response {
         });
         Response {
             status: 200,
-            headers: HeaderMap::new(),
+            headers: None,
             headers_sent: false,
             finished: false,
             method: req.method().clone(),
@@ -268,7 +270,7 @@ impl Response {
                 Some(Error::new("Content-Type cannot be set to an Array").with_name("TypeError"));
             return self;
         }
-        self.headers.remove(&name);
+        self.map_mut().remove(&name);
         for v in values {
             self.append_value(name.clone(), v.as_ref());
         }
@@ -316,7 +318,7 @@ impl Response {
     /// ```
     pub fn append(&mut self, field: &str, value: impl AsRef<str>) -> &mut Self {
         if let Some(name) = self.header_name(field) {
-            if !self.headers.contains_key(&name) {
+            if !self.map().contains_key(&name) {
                 // Express: a first value goes through res.set (charset rule).
                 return self.set(field, value);
             }
@@ -336,7 +338,7 @@ impl Response {
     /// assert_eq!(res.get("x-a"), Some("a"));
     /// ```
     pub fn get(&self, field: &str) -> Option<&str> {
-        self.headers.get(field).and_then(header_str)
+        self.map().get(field).and_then(header_str)
     }
 
     /// Every value of a response header, in order.
@@ -347,7 +349,7 @@ impl Response {
     /// assert!(res.get_all("x-none").is_empty());
     /// ```
     pub fn get_all(&self, field: &str) -> Vec<&str> {
-        self.headers
+        self.map()
             .get_all(field)
             .iter()
             .filter_map(header_str)
@@ -363,7 +365,7 @@ impl Response {
     /// assert_eq!(res.get("x-a"), None);
     /// ```
     pub fn remove_header(&mut self, field: &str) -> &mut Self {
-        self.headers.remove(field);
+        self.map_mut().remove(field);
         // The Content-Type may be gone; `no_etag` holds (removing adds nothing).
         self.content_type = Known::Unknown;
         self
@@ -376,7 +378,7 @@ impl Response {
     /// assert!(webfw::Response::for_test(&req).headers().is_empty());
     /// ```
     pub fn headers(&self) -> &HeaderMap {
-        &self.headers
+        self.map()
     }
 
     /// Mutable response headers (no Express charset rules applied).
@@ -389,14 +391,26 @@ impl Response {
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
         self.content_type = Known::Unknown;
         self.no_etag = false;
-        &mut self.headers
+        self.map_mut()
+    }
+
+    fn map(&self) -> &HeaderMap {
+        static EMPTY: std::sync::OnceLock<HeaderMap> = std::sync::OnceLock::new();
+        match &self.headers {
+            Some(h) => h,
+            None => EMPTY.get_or_init(HeaderMap::new),
+        }
+    }
+
+    fn map_mut(&mut self) -> &mut HeaderMap {
+        self.headers.get_or_insert_with(HeaderMap::new)
     }
 
     /// Sets a header the framework adds itself (`X-Powered-By`), keeping
     /// what the response knows of its `Content-Type` and `ETag`.
     pub(crate) fn insert_header(&mut self, name: HeaderName, value: HeaderValue) {
         self.note(&name);
-        self.headers.insert(name, value);
+        self.map_mut().insert(name, value);
     }
 
     /// Forgets what is known of `name` before it is set or appended.
@@ -451,7 +465,7 @@ impl Response {
     /// `set_charset(_, "utf-8")` leaves unchanged.
     fn put_content_type(&mut self, v: HeaderValue, utf8: bool) {
         self.content_type = if utf8 { Known::Utf8 } else { Known::Unknown };
-        self.headers.insert(CONTENT_TYPE, v);
+        self.map_mut().insert(CONTENT_TYPE, v);
     }
 
     /// Alias of [`Response::type_`].
@@ -628,10 +642,10 @@ impl Response {
         }
     }
 
-    /// The headers `on_finish` hooks declared, copied; `None` when one may
-    /// read any.
-    fn kept_for_hooks(&self) -> Option<HeaderMap> {
-        let mut kept = HeaderMap::new();
+    /// The headers `on_finish` hooks declared, copied (`Some(None)`: none
+    /// present); `None` when one may read any.
+    fn kept_for_hooks(&self) -> Option<Option<HeaderMap>> {
+        let mut kept: Option<HeaderMap> = None;
         for hook in self.finish_hooks() {
             let FinishHook::Shared(h, _) = hook else {
                 return None;
@@ -639,9 +653,13 @@ impl Response {
             let reads = h.reads()?;
             // A pass over the names present: cheaper than hashing each
             // declared one, and most are absent.
-            for name in self.headers.keys() {
-                if reads.contains(name) && !kept.contains_key(name) {
-                    for v in self.headers.get_all(name) {
+            for name in self.map().keys() {
+                if !reads.contains(name) {
+                    continue;
+                }
+                let kept = kept.get_or_insert_with(HeaderMap::new);
+                if !kept.contains_key(name) {
+                    for v in self.map().get_all(name) {
                         kept.append(name.clone(), v.clone());
                     }
                 }
@@ -747,14 +765,14 @@ impl Response {
     pub(crate) fn insert_value(&mut self, name: HeaderName, value: &str) {
         if let Some(v) = self.header_value(&name, value) {
             self.note(&name);
-            self.headers.insert(name, v);
+            self.map_mut().insert(name, v);
         }
     }
 
     fn append_value(&mut self, name: HeaderName, value: &str) {
         if let Some(v) = self.header_value(&name, value) {
             self.note(&name);
-            self.headers.append(name, v);
+            self.map_mut().append(name, v);
         }
     }
 
@@ -788,12 +806,13 @@ impl Response {
         self.headers_sent = true;
         let streaming = matches!(body, HeadBody::Stream);
         let headers = if self.on_finish.is_none() {
-            std::mem::take(&mut self.headers)
+            self.headers.take()
         } else if let Some(kept) = self.kept_for_hooks() {
             std::mem::replace(&mut self.headers, kept)
         } else {
             self.headers.clone()
         };
+        let headers = headers.unwrap_or_default();
         self.exchange.put_head(self.status, headers, body);
         self.finished = !streaming;
         Ok(())

@@ -101,7 +101,7 @@ impl Response {
                 let ct = match self.content_type {
                     Known::Utf8 => return self.send_bytes(Some(Bytes::from(s))),
                     Known::Absent => None,
-                    Known::Unknown => self.headers.get(CONTENT_TYPE),
+                    Known::Unknown => self.map().get(CONTENT_TYPE),
                 };
                 match ct {
                     None => {
@@ -146,7 +146,7 @@ impl Response {
     fn send_bytes(&mut self, chunk: Option<Bytes>) -> Result {
         let mut chunk = chunk;
         if let Some(body) = &chunk {
-            if self.no_etag || !self.headers.contains_key(ETAG) {
+            if self.no_etag || !self.map().contains_key(ETAG) {
                 // Matched by reference: cloning the mode costs more than the match.
                 let (weak, custom) = match &self.app.settings().etag {
                     EtagMode::Off => (None, None),
@@ -156,7 +156,7 @@ impl Response {
                 };
                 if let Some(weak) = weak {
                     let tag = super::etag_memo::entity_tag(body, weak);
-                    self.headers.insert(ETAG, tag);
+                    self.map_mut().insert(ETAG, tag);
                     self.no_etag = false;
                 } else if let Some(tag) = custom {
                     self.insert_value(ETAG, &tag);
@@ -167,7 +167,7 @@ impl Response {
             // a hook may read any header. Hooks that declare what they read
             // get the length from `sent_length`.
             if *self.method() == http::Method::HEAD || self.hooks_read_all() {
-                self.headers
+                self.map_mut()
                     .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
             } else if self.has_finish_hooks() {
                 self.sent_length = Some(body.len());
@@ -177,17 +177,17 @@ impl Response {
             self.status = 304;
         }
         if self.status == 204 || self.status == 304 {
-            self.headers.remove(CONTENT_TYPE);
+            self.map_mut().remove(CONTENT_TYPE);
             self.content_type = Known::Absent;
-            self.headers.remove(CONTENT_LENGTH);
+            self.map_mut().remove(CONTENT_LENGTH);
             self.sent_length = None;
-            self.headers.remove(TRANSFER_ENCODING);
+            self.map_mut().remove(TRANSFER_ENCODING);
             chunk = Some(Bytes::new());
         } else if self.status == 205 {
-            self.headers
+            self.map_mut()
                 .insert(CONTENT_LENGTH, http::HeaderValue::from_static("0"));
             self.sent_length = None;
-            self.headers.remove(TRANSFER_ENCODING);
+            self.map_mut().remove(TRANSFER_ENCODING);
             chunk = Some(Bytes::new());
         }
         if *self.method() == http::Method::HEAD {
@@ -375,7 +375,7 @@ impl Response {
             None => String::new(),
         };
         self.status = status;
-        self.headers
+        self.map_mut()
             .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
         self.end_with(body)
     }
@@ -386,7 +386,7 @@ impl Response {
         match self.content_type {
             Known::Absent => false,
             Known::Utf8 => true,
-            Known::Unknown => self.headers.contains_key(CONTENT_TYPE),
+            Known::Unknown => self.map().contains_key(CONTENT_TYPE),
         }
     }
 }
