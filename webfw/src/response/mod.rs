@@ -582,7 +582,7 @@ impl Response {
 
     /// The `on_finish` hooks in registration order.
     fn finish_hooks(&self) -> impl Iterator<Item = &FinishHook> {
-        let more = self.more_hooks.iter().flat_map(|m| &m.on_finish);
+        let more: &[FinishHook] = self.more_hooks.as_ref().map_or(&[], |m| &m.on_finish);
         self.on_finish.iter().chain(more)
     }
 
