@@ -319,3 +319,78 @@ async fn custom_tokens_at_run_time_and_at_compile_time() {
     assert_eq!(a.lines(), vec!["org:acme t:acme", "- -"]);
     assert_eq!(b.lines(), vec!["r-1 GET", "- GET"]);
 }
+
+/// The logger keeps only the response headers its format reads; the lines
+/// must be those of morgan whatever the response did with them.
+#[tokio::test]
+async fn response_headers_read_by_the_format_in_every_kind_of_response() {
+    let a = Capture::default();
+    let b = Capture::default();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut app = webfw::app();
+    app.use_(webfw::logger!(":method :status :res[content-length] :res[x-a]").stream(a.clone()));
+    app.use_(logger(
+        ":status :res[content-length] :res[etag]",
+        LoggerOptions::new().stream(b.clone()),
+    ));
+    app.get("/ok", ok);
+    app.get("/end", |_req: &mut Request, res: &mut Response| {
+        res.append("X-A", "1").append("X-A", "2").end_with("abc")
+    });
+    app.get("/none", |_req: &mut Request, res: &mut Response| {
+        res.status(204).send("gone")
+    });
+    let seen2 = seen.clone();
+    app.get("/hook", move |_req: &mut Request, res: &mut Response| {
+        // A plain hook may read any header: all are kept, Content-Length too.
+        let seen = seen2.clone();
+        res.on_finish(move |_req, res| {
+            seen.lock()
+                .unwrap()
+                .push(res.get("content-length").map(str::to_owned));
+        });
+        res.send("four")
+    });
+    let srv = TestServer::start(app).await;
+    srv.get("/ok").await;
+    srv.call("HEAD", "/ok", &[]).await;
+    let etag = srv.get("/ok").await.header("etag").unwrap().to_owned();
+    srv.get_with("/ok", &[("If-None-Match", &etag)]).await;
+    srv.get("/end").await;
+    srv.get("/none").await;
+    srv.get("/hook").await;
+    assert_eq!(
+        a.lines(),
+        vec![
+            "GET 200 2 -",
+            "HEAD 200 2 -",
+            "GET 200 2 -",
+            "GET 304 - -",
+            "GET 200 - 1, 2",
+            "GET 204 - -",
+            "GET 200 4 -",
+        ]
+    );
+    // morgan escapes the quotes of token values.
+    let esc = |tag: &str| tag.replace('"', "\\\"");
+    let e = &esc(&etag);
+    assert_eq!(
+        b.lines(),
+        vec![
+            format!("200 2 {e}"),
+            format!("200 2 {e}"),
+            format!("200 2 {e}"),
+            format!("304 - {e}"),
+            "200 - -".to_owned(),
+            format!(
+                "204 - {}",
+                esc(&webfw::http::etag::entity_tag(b"gone", true))
+            ),
+            format!(
+                "200 4 {}",
+                esc(&webfw::http::etag::entity_tag(b"four", true))
+            ),
+        ]
+    );
+    assert_eq!(*seen.lock().unwrap(), vec![Some("4".to_owned())]);
+}

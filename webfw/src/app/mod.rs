@@ -509,7 +509,7 @@ impl AppRef {
     /// `expressInit`: the `X-Powered-By` header.
     fn init(&self, res: &mut Response) {
         if self.0.compiled.x_powered_by {
-            res.headers_mut().insert(X_POWERED_BY, POWERED_BY_VALUE);
+            res.insert_header(X_POWERED_BY, POWERED_BY_VALUE);
         }
     }
 

@@ -12,7 +12,22 @@
 pub fn lookup(ext_or_path: &str) -> &'static str {
     let ext = ext_or_path.rsplit(['.', '/']).next().unwrap_or(ext_or_path);
     let ext = if ext.is_empty() { ext_or_path } else { ext };
-    match ext.to_ascii_lowercase().as_str() {
+    // Lower-cased on the stack: `res.type('json')` runs per request.
+    let mut buf = [0u8; 16];
+    let owned;
+    let lower = match buf.get_mut(..ext.len()) {
+        Some(b) => {
+            b.copy_from_slice(ext.as_bytes());
+            b.make_ascii_lowercase();
+            // ASCII lower-casing keeps the text valid UTF-8.
+            std::str::from_utf8(b).unwrap_or(ext)
+        }
+        None => {
+            owned = ext.to_ascii_lowercase();
+            owned.as_str()
+        }
+    };
+    match lower {
         // Entries where mime 1.6 differs from mime_guess's table.
         "js" | "mjs" => "application/javascript",
         "txt" | "text" => "text/plain",
@@ -64,6 +79,19 @@ pub fn with_utf8_static(value: &str) -> Option<http::HeaderValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lookup_ignores_case_at_any_length() {
+        assert_eq!(lookup("JSON"), "application/json");
+        assert_eq!(lookup("a/B.Html"), "text/html");
+        assert_eq!(lookup("PNG"), "image/png");
+        let long = format!("{}.TXT", "x".repeat(40));
+        assert_eq!(lookup(&long), "text/plain");
+        assert_eq!(
+            lookup("ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+            "application/octet-stream"
+        );
+    }
 
     #[test]
     fn static_values_equal_the_general_rule() {

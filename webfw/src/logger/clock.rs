@@ -35,15 +35,21 @@ impl SmallStr {
         &self.buf[..usize::from(self.len)]
     }
 
-    /// ASCII text (cut to the capacity, which callers' sizes rule out).
+    /// The first `len` bytes of `buf`, ASCII (built in place: a fixed-size
+    /// buffer is copied without a call into `memcpy`).
     #[inline]
-    pub(crate) fn from_ascii(text: &[u8]) -> SmallStr {
-        debug_assert!(text.is_ascii());
-        let mut s = SmallStr::new();
-        let n = text.len().min(s.buf.len());
-        s.buf[..n].copy_from_slice(&text[..n]);
-        s.len = n as u8;
-        s
+    pub(crate) fn from_buf(buf: [u8; 31], len: usize) -> SmallStr {
+        debug_assert!(buf[..len].is_ascii());
+        SmallStr {
+            len: len.min(buf.len()) as u8,
+            buf,
+        }
+    }
+
+    /// The whole buffer (bytes past the text included) and the text's length.
+    #[inline]
+    pub(crate) fn padded(&self) -> (&[u8; 31], usize) {
+        (&self.buf, usize::from(self.len))
     }
 
     /// Appends an ASCII byte (dropped when full, which callers' sizes rule out).

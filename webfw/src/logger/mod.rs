@@ -106,8 +106,7 @@ mod tokens;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use format::{Format, Tokens, compile};
 pub use sink::LogStream;
@@ -148,7 +147,7 @@ pub use webfw_pattern::logfmt::FormatError;
 
 use crate::handler::{Flow, Handler, HandlerFuture};
 use crate::request::Request;
-use crate::response::Response;
+use crate::response::{Response, SharedFinish};
 use tokens::{Cx, Line};
 
 type SkipFn = Arc<dyn Fn(&Request, &Response) -> bool + Send + Sync>;
@@ -399,10 +398,33 @@ pub trait LoggerToken {
 
 struct Inner {
     format: Format,
+    /// The response headers the format reads (`None`: any).
+    reads: Option<Box<[http::HeaderName]>>,
     immediate: bool,
     timed: bool,
     skip: Option<SkipFn>,
     stream: LogStream,
+}
+
+/// The untimed logger is one shared hook for all requests.
+impl SharedFinish for Inner {
+    fn reads(&self) -> Option<&[http::HeaderName]> {
+        // `skip` and redefined built-in tokens see the whole response.
+        if self.skip.is_some() || format::builtin_overridden() {
+            return None;
+        }
+        self.reads.as_deref()
+    }
+
+    fn finish(&self, req: &Request, res: &Response, since: Option<Instant>) {
+        let cx = Cx {
+            start: since,
+            // A head sent before this logger saw the request is not its.
+            head: since.and_then(|s| res.head_at().filter(|&h| h >= s)),
+            now: None,
+        };
+        self.log(&cx, req, res);
+    }
 }
 
 impl Inner {
@@ -483,6 +505,7 @@ impl Logger {
         Logger {
             inner: Arc::new(Inner {
                 timed: format.timed(),
+                reads: format.res_headers().map(Vec::into_boxed_slice),
                 format,
                 immediate: options.immediate,
                 skip: options.skip,
@@ -498,6 +521,7 @@ impl Logger {
                 let old = &self.inner;
                 let mut inner = Inner {
                     format: old.format.clone(),
+                    reads: old.reads.clone(),
                     immediate: old.immediate,
                     timed: old.timed,
                     skip: old.skip.clone(),
@@ -574,28 +598,13 @@ impl Logger {
             inner.log(&cx, req, res);
             return;
         }
-        let inner = inner.clone();
-        if !inner.timed {
-            res.on_finish(move |req, res| inner.log(&Cx::default(), req, res));
-            return;
+        // One shared hook, no allocation; a timed format gets the time it
+        // saw the request and the time the head left (morgan's `_startAt`s).
+        let since = inner.timed.then(Instant::now);
+        if since.is_some() {
+            res.time_head();
         }
-        let start = Instant::now();
-        // Nanoseconds from `start` to the head, plus one (0 = not yet).
-        let head = Arc::new(AtomicU64::new(0));
-        let at_head = head.clone();
-        res.on_headers(move |_| {
-            let ns = start.elapsed().as_nanos().min(u128::from(u64::MAX - 1)) as u64;
-            at_head.store(ns + 1, Ordering::Release);
-        });
-        res.on_finish(move |req, res| {
-            let ns = head.load(Ordering::Acquire);
-            let cx = Cx {
-                start: Some(start),
-                head: (ns > 0).then(|| start + Duration::from_nanos(ns - 1)),
-                now: None,
-            };
-            inner.log(&cx, req, res);
-        });
+        res.on_finish_shared(inner.clone(), since);
     }
 }
 
@@ -685,5 +694,49 @@ pub mod __private {
     /// The `Tokens` a format function sees, with this timing.
     pub fn tokens_with(cx: Cx) -> super::Tokens {
         super::Tokens::with_cx(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::sync::Mutex;
+
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn timed_logger(buf: &Buf) -> Logger {
+        logger(":status :res[content-length] :response-time[0]", ()).stream(buf.clone())
+    }
+
+    #[test]
+    fn a_timed_logger_times_only_a_head_sent_after_it_saw_the_request() {
+        let (first, second) = (Buf::default(), Buf::default());
+        let mut req = Request::for_test(http::Method::GET, "/");
+        let mut res = Response::for_test(&req);
+        timed_logger(&first).start(&mut req, &mut res);
+        res.send("ok").unwrap();
+        // Registered once the head had left: no response time of its own.
+        timed_logger(&second).start(&mut req, &mut res);
+        res.run_finish_hooks(&req);
+        let text = |b: &Buf| String::from_utf8(b.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text(&first).starts_with("200 2 ") && !text(&first).ends_with("-\n"),
+            "{}",
+            text(&first)
+        );
+        assert_eq!(text(&second), "200 2 -\n");
     }
 }

@@ -113,10 +113,24 @@ impl Line {
         match v {
             Val::Missing => self.buf.push(b'-'),
             Val::Safe(s) => self.safe(s.as_bytes()),
-            Val::SafeSmall(s) => self.safe(s.as_bytes()),
+            Val::SafeSmall(s) => self.small(&s),
             Val::Text(t) => self.text(&t),
             Val::Latin1(b) => self.escaped_bytes(b, latin1),
             Val::Utf8OrLatin1(b) => self.escaped_bytes(b, utf8_or_latin1),
+        }
+    }
+
+    #[inline(always)]
+    fn small(&mut self, s: &SmallStr) {
+        let (buf, len) = s.padded();
+        if len == 0 {
+            self.buf.push(b'-');
+        } else {
+            // Copying the whole fixed-size buffer and cutting it costs less
+            // than a `memcpy` call for a few bytes.
+            let at = self.buf.len();
+            self.buf.extend_from_slice(buf);
+            self.buf.truncate(at + len);
         }
     }
 
@@ -291,9 +305,9 @@ fn utf8_or_latin1(b: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// Maps with at most this many values are searched by walking them, which
-/// costs less than hashing the name (most requests and responses are this
-/// small, and most looked-up headers are absent).
+/// In maps with at most this many values, names are looked for by walking
+/// them, which costs less than hashing each name (most requests and
+/// responses are this small, and most looked-up headers are absent).
 const SCAN_LIMIT: usize = 8;
 
 /// A header's first value and whether it has more.
@@ -306,22 +320,22 @@ fn first_values<'a, const N: usize>(
     names: [&HeaderName; N],
 ) -> [First<'a>; N] {
     let mut found = [None; N];
+    let mut present = [true; N];
     if headers.len() <= SCAN_LIMIT {
-        for (n, v) in headers {
-            for (name, slot) in names.iter().zip(&mut found) {
-                if n == *name {
-                    match slot {
-                        Some((_, more)) => *more = true,
-                        None => *slot = Some((v, false)),
-                    }
-                }
+        // The names alone: walking `(name, value)` pairs costs several times
+        // more, and only present names are then looked up.
+        present = [false; N];
+        for n in headers.keys() {
+            for (name, p) in names.iter().zip(&mut present) {
+                *p |= n == *name;
             }
         }
-        return found;
     }
-    for (name, slot) in names.iter().zip(&mut found) {
-        let mut all = headers.get_all(*name).iter();
-        *slot = all.next().map(|first| (first, all.next().is_some()));
+    for ((name, slot), present) in names.iter().zip(&mut found).zip(present) {
+        if present {
+            let mut all = headers.get_all(*name).iter();
+            *slot = all.next().map(|first| (first, all.next().is_some()));
+        }
     }
     found
 }
@@ -449,7 +463,7 @@ static OCTETS: [([u8; 4], u8); 256] = {
 
 /// Dotted-quad text of an IPv4 address, without the formatting machinery.
 fn ipv4(ip: std::net::Ipv4Addr) -> SmallStr {
-    let mut buf = [0u8; 16];
+    let mut buf = [0u8; 31];
     let mut n = 0;
     for octet in ip.octets() {
         let (text, len) = OCTETS[usize::from(octet)];
@@ -457,7 +471,7 @@ fn ipv4(ip: std::net::Ipv4Addr) -> SmallStr {
         n += usize::from(len);
     }
     // Without the last octet's dot.
-    SmallStr::from_ascii(&buf[..n - 1])
+    SmallStr::from_buf(buf, n - 1)
 }
 
 /// `:remote-user`: the user name of a Basic `Authorization` header.
@@ -481,18 +495,50 @@ pub fn res_header<'a>(_cx: &Cx, _req: &Request, res: &'a Response, name: &Header
     if !res.headers_sent() {
         return Val::Missing;
     }
-    join_res_header(res.headers(), name).unwrap_or(Val::Missing)
+    if let Some(v) = join_res_header(res.headers(), name) {
+        return v;
+    }
+    match res.sent_length() {
+        Some(n) if *name == http::header::CONTENT_LENGTH => Val::SafeSmall(decimal(n)),
+        _ => Val::Missing,
+    }
+}
+
+/// `n` in decimal (cheaper than `write!`, which costs ~200 instructions).
+fn decimal(n: usize) -> SmallStr {
+    let mut len = 1;
+    let mut rest = n / 10;
+    while rest > 0 {
+        rest /= 10;
+        len += 1;
+    }
+    let mut buf = [0u8; 31];
+    let mut rest = n;
+    for slot in buf[..len].iter_mut().rev() {
+        *slot = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    SmallStr::from_buf(buf, len)
 }
 
 fn ms(value: f64, digits: u8) -> Val<'static> {
-    let mut s = SmallStr::new();
+    /// Inline text that remembers whether all of it fitted.
+    struct Fits(SmallStr, bool);
+    impl std::fmt::Write for Fits {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.1 &= self.0.write_str(s).is_ok();
+            Ok(())
+        }
+    }
+    // Written inline first: the string is only for many decimals.
+    let mut s = Fits(SmallStr::new(), true);
+    clock::to_fixed(value, digits, &mut s);
+    if s.1 {
+        return Val::SafeSmall(s.0);
+    }
     let mut big = String::new();
     clock::to_fixed(value, digits, &mut big);
-    if s.write_str(&big).is_ok() {
-        Val::SafeSmall(s)
-    } else {
-        Val::Text(Cow::Owned(big))
-    }
+    Val::Text(Cow::Owned(big))
 }
 
 /// `:response-time[digits]`: milliseconds from the logger seeing the request
@@ -629,6 +675,23 @@ mod tests {
         let mut o = Vec::new();
         escape_into(&mut o, s);
         String::from_utf8(o).unwrap()
+    }
+
+    #[test]
+    fn milliseconds_short_and_long() {
+        let text = |v: Val<'_>| v.into_string().unwrap();
+        assert_eq!(text(ms(1.25, 1)), "1.3");
+        assert_eq!(text(ms(0.0004, 3)), "0.000");
+        let long = text(ms(1.5, 100));
+        assert_eq!(long.len(), 102);
+        assert!(long.starts_with("1.5000"), "{long}");
+    }
+
+    #[test]
+    fn decimal_text() {
+        for n in [0, 7, 10, 99, 1000, 123_456_789, usize::MAX] {
+            assert_eq!(decimal(n).as_str(), n.to_string());
+        }
     }
 
     #[test]

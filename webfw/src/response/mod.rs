@@ -9,6 +9,7 @@ mod etag_memo;
 mod send;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use http::header::{CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
@@ -23,7 +24,34 @@ use crate::server::exchange::{Exchange, HeadBody};
 pub use send::SendBody;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
-type FinishHook = Box<dyn FnOnce(&Request, &Response) + Send>;
+type FinishFn = Box<dyn FnOnce(&Request, &Response) + Send>;
+
+enum FinishHook {
+    /// Registered with `on_finish`: may read every response header.
+    Once(FinishFn),
+    /// With the instant it was registered, for hooks that time the response.
+    Shared(Arc<dyn SharedFinish>, Option<Instant>),
+}
+
+/// Hooks beyond a single `on_finish` one, boxed: most responses have none
+/// (the logger's is the single one), and even empty vectors cost something
+/// to drop on every request.
+#[derive(Default)]
+struct MoreHooks {
+    on_headers: Vec<HeadersHook>,
+    /// `on_finish` hooks after the first.
+    on_finish: Vec<FinishHook>,
+}
+
+/// An `on_finish` hook shared by every request (the logger's): registering
+/// it allocates nothing, and the head keeps for it only the response headers
+/// it declares (hyper takes the originals; copying them all costs more).
+pub(crate) trait SharedFinish: Send + Sync {
+    /// The response headers `finish` reads, lower-case; `None`: any.
+    fn reads(&self) -> Option<&[HeaderName]>;
+    /// `since`: as given to [`Response::on_finish_shared`].
+    fn finish(&self, req: &Request, res: &Response, since: Option<Instant>);
+}
 
 /// The response being prepared: Express's `res`.
 ///
@@ -35,7 +63,9 @@ type FinishHook = Box<dyn FnOnce(&Request, &Response) + Send>;
 /// ```
 pub struct Response {
     status: u16,
-    headers: HeaderMap,
+    /// `None` until a header is set and once the head has left: dropping
+    /// even an empty map costs ~60 instructions per request.
+    headers: Option<HeaderMap>,
     headers_sent: bool,
     finished: bool,
     method: Method,
@@ -49,12 +79,35 @@ pub struct Response {
     pub(crate) app: AppRef,
     /// Boxed for the same reason as the request's.
     locals: Option<Box<Map<String, Value>>>,
-    on_headers: Vec<HeadersHook>,
-    on_finish: Vec<FinishHook>,
+    /// The first `on_finish` hook (inline: a vector would allocate for it).
+    on_finish: Option<FinishHook>,
+    more_hooks: Option<Box<MoreHooks>>,
     /// A header value that could not be set; reported by the next send/end
     /// (Node throws from `setHeader`; the chainable API defers it).
     deferred: Option<Error>,
     pub(crate) exchange: Arc<Exchange>,
+    /// The `Content-Length` of the body `send` sized, when it was left out of
+    /// `headers` because every hook declares what it reads.
+    sent_length: Option<usize>,
+    /// What `headers` holds as `Content-Type`, known without a lookup.
+    content_type: Known,
+    /// Whether `headers` surely has no `ETag` (spares `send` a lookup).
+    no_etag: bool,
+    /// Whether to record `head_at` (a hook times the response).
+    time_head: bool,
+    /// When the head was committed, if `time_head`.
+    head_at: Option<Instant>,
+}
+
+/// The `Content-Type` as far as the response followed it: `send` then skips
+/// the lookup and the charset check. Changes it does not follow (through
+/// `headers_mut`) make it `Unknown`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Known {
+    Absent,
+    /// One value, in the form `set_charset(_, "utf-8")` returns unchanged.
+    Utf8,
+    Unknown,
 }
 
 struct Conditional {
@@ -94,7 +147,7 @@ impl Response {
         });
         Response {
             status: 200,
-            headers: HeaderMap::new(),
+            headers: None,
             headers_sent: false,
             finished: false,
             method: req.method().clone(),
@@ -103,10 +156,15 @@ impl Response {
             referrer: referrer.or(referer),
             app: req.app.clone(),
             locals: None,
-            on_headers: Vec::new(),
-            on_finish: Vec::new(),
+            on_finish: None,
+            more_hooks: None,
             deferred: None,
             exchange,
+            sent_length: None,
+            content_type: Known::Absent,
+            no_etag: true,
+            time_head: false,
+            head_at: None,
         }
     }
 
@@ -212,7 +270,7 @@ impl Response {
                 Some(Error::new("Content-Type cannot be set to an Array").with_name("TypeError"));
             return self;
         }
-        self.headers.remove(&name);
+        self.map_mut().remove(&name);
         for v in values {
             self.append_value(name.clone(), v.as_ref());
         }
@@ -260,7 +318,7 @@ impl Response {
     /// ```
     pub fn append(&mut self, field: &str, value: impl AsRef<str>) -> &mut Self {
         if let Some(name) = self.header_name(field) {
-            if !self.headers.contains_key(&name) {
+            if !self.map().contains_key(&name) {
                 // Express: a first value goes through res.set (charset rule).
                 return self.set(field, value);
             }
@@ -270,7 +328,8 @@ impl Response {
     }
 
     /// `res.get(field)`: the first value of a response header (before the head
-    /// is sent; afterwards only while `on_finish` hooks are registered).
+    /// is sent; afterwards only while hooks registered with
+    /// [`Response::on_finish`] are pending).
     ///
     /// ```
     /// let req = webfw::Request::for_test(http::Method::GET, "/");
@@ -279,7 +338,7 @@ impl Response {
     /// assert_eq!(res.get("x-a"), Some("a"));
     /// ```
     pub fn get(&self, field: &str) -> Option<&str> {
-        self.headers.get(field).and_then(header_str)
+        self.map().get(field).and_then(header_str)
     }
 
     /// Every value of a response header, in order.
@@ -290,7 +349,7 @@ impl Response {
     /// assert!(res.get_all("x-none").is_empty());
     /// ```
     pub fn get_all(&self, field: &str) -> Vec<&str> {
-        self.headers
+        self.map()
             .get_all(field)
             .iter()
             .filter_map(header_str)
@@ -306,7 +365,9 @@ impl Response {
     /// assert_eq!(res.get("x-a"), None);
     /// ```
     pub fn remove_header(&mut self, field: &str) -> &mut Self {
-        self.headers.remove(field);
+        self.map_mut().remove(field);
+        // The Content-Type may be gone; `no_etag` holds (removing adds nothing).
+        self.content_type = Known::Unknown;
         self
     }
 
@@ -317,7 +378,7 @@ impl Response {
     /// assert!(webfw::Response::for_test(&req).headers().is_empty());
     /// ```
     pub fn headers(&self) -> &HeaderMap {
-        &self.headers
+        self.map()
     }
 
     /// Mutable response headers (no Express charset rules applied).
@@ -328,7 +389,37 @@ impl Response {
     /// res.headers_mut().insert("x-raw", http::HeaderValue::from_static("1"));
     /// ```
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
-        &mut self.headers
+        self.content_type = Known::Unknown;
+        self.no_etag = false;
+        self.map_mut()
+    }
+
+    fn map(&self) -> &HeaderMap {
+        static EMPTY: std::sync::OnceLock<HeaderMap> = std::sync::OnceLock::new();
+        match &self.headers {
+            Some(h) => h,
+            None => EMPTY.get_or_init(HeaderMap::new),
+        }
+    }
+
+    fn map_mut(&mut self) -> &mut HeaderMap {
+        self.headers.get_or_insert_with(HeaderMap::new)
+    }
+
+    /// Sets a header the framework adds itself (`X-Powered-By`), keeping
+    /// what the response knows of its `Content-Type` and `ETag`.
+    pub(crate) fn insert_header(&mut self, name: HeaderName, value: HeaderValue) {
+        self.note(&name);
+        self.map_mut().insert(name, value);
+    }
+
+    /// Forgets what is known of `name` before it is set or appended.
+    fn note(&mut self, name: &HeaderName) {
+        if *name == CONTENT_TYPE {
+            self.content_type = Known::Unknown;
+        } else if *name == ETAG {
+            self.no_etag = false;
+        }
     }
 
     /// `res.type(t)` / `res.contentType(t)`: a MIME type (containing `/`) as
@@ -341,7 +432,10 @@ impl Response {
     /// assert_eq!(res.get("content-type"), Some("application/json; charset=utf-8"));
     /// ```
     pub fn type_(&mut self, t: &str) -> &mut Self {
-        if t.contains('/') {
+        // The common types first: they all contain `/`.
+        if let Some(v) = crate::http::mime::with_utf8_static(t) {
+            self.put_static_type(v);
+        } else if t.contains('/') {
             self.set_content_type(t);
         } else {
             self.set_content_type(crate::http::mime::lookup(t));
@@ -353,11 +447,25 @@ impl Response {
     /// served from static strings (this runs on most requests).
     fn set_content_type(&mut self, value: &str) {
         if let Some(v) = crate::http::mime::with_utf8_static(value) {
-            self.headers.insert(CONTENT_TYPE, v);
+            self.put_static_type(v);
             return;
         }
         let v = crate::http::content_type::with_default_charset(value);
         self.insert_value(CONTENT_TYPE, &v);
+    }
+
+    /// Sets a value of `with_utf8_static`'s table.
+    fn put_static_type(&mut self, v: HeaderValue) {
+        // The table's values are lower-case with no other parameter.
+        let utf8 = v.as_bytes().ends_with(b"; charset=utf-8");
+        self.put_content_type(v, utf8);
+    }
+
+    /// Sets a Content-Type the framework chose; `utf8`: it is in the form
+    /// `set_charset(_, "utf-8")` leaves unchanged.
+    fn put_content_type(&mut self, v: HeaderValue, utf8: bool) {
+        self.content_type = if utf8 { Known::Utf8 } else { Known::Unknown };
+        self.map_mut().insert(CONTENT_TYPE, v);
     }
 
     /// Alias of [`Response::type_`].
@@ -438,7 +546,7 @@ impl Response {
     /// res.on_headers(|res| { res.set("X-Late", "1"); });
     /// ```
     pub fn on_headers(&mut self, hook: impl FnOnce(&mut Response) + Send + 'static) {
-        self.on_headers.push(Box::new(hook));
+        self.more_hooks().on_headers.push(Box::new(hook));
     }
 
     /// Runs `hook` once the response is finished: its last byte was handed to
@@ -451,22 +559,113 @@ impl Response {
     /// res.on_finish(|req, res| eprintln!("{} {}", req.method(), res.status_code()));
     /// ```
     pub fn on_finish(&mut self, hook: impl FnOnce(&Request, &Response) + Send + 'static) {
-        self.on_finish.push(Box::new(hook));
+        self.push_finish(FinishHook::Once(Box::new(hook)));
+    }
+
+    /// [`Response::on_finish`] for a hook that declares what it reads.
+    /// `since` is handed back to the hook (a timing hook's start).
+    pub(crate) fn on_finish_shared(&mut self, hook: Arc<dyn SharedFinish>, since: Option<Instant>) {
+        self.push_finish(FinishHook::Shared(hook, since));
+    }
+
+    fn more_hooks(&mut self) -> &mut MoreHooks {
+        self.more_hooks.get_or_insert_with(Box::default)
+    }
+
+    fn push_finish(&mut self, hook: FinishHook) {
+        if self.on_finish.is_none() {
+            self.on_finish = Some(hook);
+        } else {
+            self.more_hooks().on_finish.push(hook);
+        }
+    }
+
+    /// The `on_finish` hooks in registration order.
+    fn finish_hooks(&self) -> impl Iterator<Item = &FinishHook> {
+        let more: &[FinishHook] = self.more_hooks.as_ref().map_or(&[], |m| &m.on_finish);
+        self.on_finish.iter().chain(more)
+    }
+
+    fn has_headers_hooks(&self) -> bool {
+        self.more_hooks
+            .as_ref()
+            .is_some_and(|m| !m.on_headers.is_empty())
+    }
+
+    /// Records when the head is committed (what an `on_headers` hook taking
+    /// the time would see, without the hook).
+    pub(crate) fn time_head(&mut self) {
+        self.time_head = true;
+    }
+
+    /// When the head was committed, if [`Response::time_head`] was asked for.
+    pub(crate) fn head_at(&self) -> Option<Instant> {
+        self.head_at
     }
 
     pub(crate) fn has_finish_hooks(&self) -> bool {
-        !self.on_finish.is_empty()
+        self.on_finish.is_some()
     }
 
-    /// Whether any hook could read the headers around the moment they are sent.
-    pub(crate) fn has_hooks(&self) -> bool {
-        !self.on_finish.is_empty() || !self.on_headers.is_empty()
+    /// Whether a hook may read any header around the moment they are sent.
+    fn hooks_read_all(&self) -> bool {
+        self.has_headers_hooks()
+            || self.finish_hooks().any(|h| match h {
+                FinishHook::Once(_) => true,
+                FinishHook::Shared(h, _) => h.reads().is_none(),
+            })
+    }
+
+    /// The Content-Length `send` set but did not store (no hook reads every
+    /// header): what a declared reader of `content-length` sees once the
+    /// head is sent.
+    pub(crate) fn sent_length(&self) -> Option<usize> {
+        self.sent_length
     }
 
     pub(crate) fn run_finish_hooks(&mut self, req: &Request) {
-        for hook in std::mem::take(&mut self.on_finish) {
-            hook(req, self);
+        // Without a chained iterator, whose drop alone cost ~45 instructions.
+        if let Some(hook) = self.on_finish.take() {
+            self.run_finish_hook(hook, req);
         }
+        if let Some(more) = self.more_hooks.as_mut() {
+            for hook in std::mem::take(&mut more.on_finish) {
+                self.run_finish_hook(hook, req);
+            }
+        }
+    }
+
+    fn run_finish_hook(&self, hook: FinishHook, req: &Request) {
+        match hook {
+            FinishHook::Once(f) => f(req, self),
+            FinishHook::Shared(h, since) => h.finish(req, self, since),
+        }
+    }
+
+    /// The headers `on_finish` hooks declared, copied (`Some(None)`: none
+    /// present); `None` when one may read any.
+    fn kept_for_hooks(&self) -> Option<Option<HeaderMap>> {
+        let mut kept: Option<HeaderMap> = None;
+        for hook in self.finish_hooks() {
+            let FinishHook::Shared(h, _) = hook else {
+                return None;
+            };
+            let reads = h.reads()?;
+            // A pass over the names present: cheaper than hashing each
+            // declared one, and most are absent.
+            for name in self.map().keys() {
+                if !reads.contains(name) {
+                    continue;
+                }
+                let kept = kept.get_or_insert_with(HeaderMap::new);
+                if !kept.contains_key(name) {
+                    for v in self.map().get_all(name) {
+                        kept.append(name.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        Some(kept)
     }
 
     pub(crate) fn set_app(&mut self, app: AppRef) {
@@ -565,13 +764,15 @@ impl Response {
 
     pub(crate) fn insert_value(&mut self, name: HeaderName, value: &str) {
         if let Some(v) = self.header_value(&name, value) {
-            self.headers.insert(name, v);
+            self.note(&name);
+            self.map_mut().insert(name, v);
         }
     }
 
     fn append_value(&mut self, name: HeaderName, value: &str) {
         if let Some(v) = self.header_value(&name, value) {
-            self.headers.append(name, v);
+            self.note(&name);
+            self.map_mut().append(name, v);
         }
     }
 
@@ -585,8 +786,17 @@ impl Response {
         }
         // on-headers wraps writeHead once per registration, so the hook
         // registered last runs first.
-        for hook in std::mem::take(&mut self.on_headers).into_iter().rev() {
-            hook(self);
+        if let Some(more) = self.more_hooks.as_mut()
+            && !more.on_headers.is_empty()
+        {
+            for hook in std::mem::take(&mut more.on_headers).into_iter().rev() {
+                hook(self);
+            }
+        }
+        // Kept from a first attempt that failed (bad status), as a hook's
+        // record would be.
+        if self.time_head && self.head_at.is_none() {
+            self.head_at = Some(Instant::now());
         }
         if !(100..=999).contains(&self.status) {
             return Err(
@@ -595,11 +805,14 @@ impl Response {
         }
         self.headers_sent = true;
         let streaming = matches!(body, HeadBody::Stream);
-        let headers = if self.on_finish.is_empty() {
-            std::mem::take(&mut self.headers)
+        let headers = if self.on_finish.is_none() {
+            self.headers.take()
+        } else if let Some(kept) = self.kept_for_hooks() {
+            std::mem::replace(&mut self.headers, kept)
         } else {
             self.headers.clone()
         };
+        let headers = headers.unwrap_or_default();
         self.exchange.put_head(self.status, headers, body);
         self.finished = !streaming;
         Ok(())
@@ -609,4 +822,82 @@ impl Response {
 /// Node's `ERR_HTTP_HEADERS_SENT`.
 pub(crate) fn headers_sent_error() -> Error {
     Error::new("Cannot set headers after they are sent to the client")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A declared reader of `x-kept` that records what it saw.
+    struct Reader(Arc<Mutex<Vec<String>>>);
+
+    impl SharedFinish for Reader {
+        fn reads(&self) -> Option<&[HeaderName]> {
+            static NAMES: [HeaderName; 1] = [HeaderName::from_static("x-kept")];
+            Some(&NAMES)
+        }
+        fn finish(&self, _req: &Request, res: &Response, _since: Option<Instant>) {
+            let seen = format!(
+                "shared {:?} {:?} {:?}",
+                res.get("x-kept"),
+                res.get("x-other"),
+                res.sent_length()
+            );
+            self.0.lock().unwrap().push(seen);
+        }
+    }
+
+    fn response() -> (Request, Response, Arc<Mutex<Vec<String>>>) {
+        let req = Request::for_test(Method::GET, "/");
+        let res = Response::for_test(&req);
+        (req, res, Arc::default())
+    }
+
+    #[test]
+    fn finish_hooks_run_in_order_and_declared_readers_keep_only_their_headers() {
+        let (req, mut res, seen) = response();
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        let log = seen.clone();
+        res.on_finish(move |_, res| {
+            log.lock()
+                .unwrap()
+                .push(format!("once {:?}", res.get("x-other")))
+        });
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        res.append("X-Kept", "a")
+            .append("X-Kept", "b")
+            .set("X-Other", "o");
+        res.send("hey").unwrap();
+        res.run_finish_hooks(&req);
+        // A plain hook reads everything: all headers are kept, the length too.
+        let all = "shared Some(\"a\") Some(\"o\") None";
+        assert_eq!(*seen.lock().unwrap(), [all, "once Some(\"o\")", all]);
+        assert!(!res.has_finish_hooks());
+
+        let (req, mut res, seen) = response();
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        res.on_finish_shared(Arc::new(Reader(seen.clone())), None);
+        res.append("X-Kept", "a")
+            .append("X-Kept", "b")
+            .set("X-Other", "o");
+        res.send("hey").unwrap();
+        assert_eq!(res.get_all("x-kept"), ["a", "b"]);
+        res.run_finish_hooks(&req);
+        let only = "shared Some(\"a\") None Some(3)";
+        assert_eq!(*seen.lock().unwrap(), [only, only]);
+    }
+
+    #[test]
+    fn the_head_time_is_recorded_only_when_asked_for() {
+        let (_req, mut res, _) = response();
+        res.send("x").unwrap();
+        assert_eq!(res.head_at(), None);
+        let (_req, mut res, _) = response();
+        res.time_head();
+        let before = Instant::now();
+        res.send("x").unwrap();
+        assert!(res.head_at().is_some_and(|t| t >= before));
+    }
 }

@@ -6,7 +6,7 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE, ETAG, TRANSFER_ENCODING};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Response;
+use super::{Known, Response};
 use crate::app::EtagMode;
 use crate::error::Error;
 use crate::handler::{Flow, Result};
@@ -98,11 +98,16 @@ impl Response {
     pub fn send(&mut self, body: impl Into<SendBody>) -> Result {
         match body.into() {
             SendBody::Text(s) => {
-                match self.headers.get(CONTENT_TYPE) {
+                let ct = match self.content_type {
+                    Known::Utf8 => return self.send_bytes(Some(Bytes::from(s))),
+                    Known::Absent => None,
+                    Known::Unknown => self.map().get(CONTENT_TYPE),
+                };
+                match ct {
                     None => {
-                        self.headers.insert(
-                            CONTENT_TYPE,
+                        self.put_content_type(
                             http::HeaderValue::from_static("text/html; charset=utf-8"),
+                            true,
                         );
                     }
                     Some(ct) if is_canonical_utf8(ct.as_bytes()) => {}
@@ -123,10 +128,10 @@ impl Response {
                 self.send_bytes(Some(Bytes::from(s)))
             }
             SendBody::Bytes(b) => {
-                if !self.headers.contains_key(CONTENT_TYPE) {
-                    self.headers.insert(
-                        CONTENT_TYPE,
+                if !self.has_content_type() {
+                    self.put_content_type(
                         http::HeaderValue::from_static("application/octet-stream"),
+                        false,
                     );
                 }
                 self.send_bytes(Some(b))
@@ -141,45 +146,48 @@ impl Response {
     fn send_bytes(&mut self, chunk: Option<Bytes>) -> Result {
         let mut chunk = chunk;
         if let Some(body) = &chunk {
-            if !self.headers.contains_key(ETAG) {
-                let mode = self.app.settings().etag.clone();
-                match mode {
-                    EtagMode::Off => {}
-                    EtagMode::Weak => {
-                        let tag = super::etag_memo::entity_tag(body, true);
-                        self.headers.insert(ETAG, tag);
-                    }
-                    EtagMode::Strong => {
-                        let tag = super::etag_memo::entity_tag(body, false);
-                        self.headers.insert(ETAG, tag);
-                    }
-                    EtagMode::Custom(f) => {
-                        if let Some(tag) = f(body) {
-                            self.insert_value(ETAG, &tag);
-                        }
-                    }
+            if self.no_etag || !self.map().contains_key(ETAG) {
+                // Matched by reference: cloning the mode costs more than the match.
+                let (weak, custom) = match &self.app.settings().etag {
+                    EtagMode::Off => (None, None),
+                    EtagMode::Weak => (Some(true), None),
+                    EtagMode::Strong => (Some(false), None),
+                    EtagMode::Custom(f) => (None, f(body)),
+                };
+                if let Some(weak) = weak {
+                    let tag = super::etag_memo::entity_tag(body, weak);
+                    self.map_mut().insert(ETAG, tag);
+                    self.no_etag = false;
+                } else if let Some(tag) = custom {
+                    self.insert_value(ETAG, &tag);
                 }
             }
             // hyper writes the same Content-Length from the body's exact size;
-            // the header is stored only where something can read it (hooks)
-            // or where the body is withheld (HEAD).
-            if self.has_hooks() || *self.method() == http::Method::HEAD {
-                self.headers
+            // the header is stored only where the body is withheld (HEAD) or
+            // a hook may read any header. Hooks that declare what they read
+            // get the length from `sent_length`.
+            if *self.method() == http::Method::HEAD || self.hooks_read_all() {
+                self.map_mut()
                     .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
+            } else if self.has_finish_hooks() {
+                self.sent_length = Some(body.len());
             }
         }
         if self.is_fresh() {
             self.status = 304;
         }
         if self.status == 204 || self.status == 304 {
-            self.headers.remove(CONTENT_TYPE);
-            self.headers.remove(CONTENT_LENGTH);
-            self.headers.remove(TRANSFER_ENCODING);
+            self.map_mut().remove(CONTENT_TYPE);
+            self.content_type = Known::Absent;
+            self.map_mut().remove(CONTENT_LENGTH);
+            self.sent_length = None;
+            self.map_mut().remove(TRANSFER_ENCODING);
             chunk = Some(Bytes::new());
         } else if self.status == 205 {
-            self.headers
+            self.map_mut()
                 .insert(CONTENT_LENGTH, http::HeaderValue::from_static("0"));
-            self.headers.remove(TRANSFER_ENCODING);
+            self.sent_length = None;
+            self.map_mut().remove(TRANSFER_ENCODING);
             chunk = Some(Bytes::new());
         }
         if *self.method() == http::Method::HEAD {
@@ -207,10 +215,10 @@ impl Response {
             Ok(b) => b,
             Err(e) => return Err(Error::new(e.to_string()).with_name("TypeError")),
         };
-        if !self.headers.contains_key(CONTENT_TYPE) {
-            self.headers.insert(
-                CONTENT_TYPE,
+        if !self.has_content_type() {
+            self.put_content_type(
                 http::HeaderValue::from_static("application/json; charset=utf-8"),
+                true,
             );
         }
         match body {
@@ -367,9 +375,19 @@ impl Response {
             None => String::new(),
         };
         self.status = status;
-        self.headers
+        self.map_mut()
             .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
         self.end_with(body)
+    }
+}
+
+impl Response {
+    fn has_content_type(&self) -> bool {
+        match self.content_type {
+            Known::Absent => false,
+            Known::Utf8 => true,
+            Known::Unknown => self.map().contains_key(CONTENT_TYPE),
+        }
     }
 }
 
@@ -395,6 +413,97 @@ fn is_canonical_utf8(ct: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_canonical_utf8;
+    use crate::{Request, Response};
+
+    /// A response whose headers stay readable after `send` (a finish hook
+    /// keeps them).
+    fn response() -> Response {
+        let req = Request::for_test(http::Method::GET, "/");
+        let mut res = Response::for_test(&req);
+        res.on_finish(|_, _| {});
+        res
+    }
+
+    #[test]
+    fn content_type_changed_after_type_is_still_checked() {
+        let mut res = response();
+        res.type_("text");
+        res.headers_mut()
+            .insert("content-type", "TEXT/Plain".parse().unwrap());
+        res.send("x").unwrap();
+        assert_eq!(res.get("content-type"), Some("text/plain; charset=utf-8"));
+
+        let mut res = response();
+        res.type_("html")
+            .set("Content-Type", "text/x-a; charset=latin1");
+        res.send("x").unwrap();
+        assert_eq!(res.get("content-type"), Some("text/x-a; charset=utf-8"));
+
+        let mut res = response();
+        res.type_("html").remove_header("Content-Type");
+        res.send(vec![1u8]).unwrap();
+        assert_eq!(res.get("content-type"), Some("application/octet-stream"));
+
+        let mut res = response();
+        res.type_("png");
+        res.send("x").unwrap();
+        assert_eq!(res.get("content-type"), Some("image/png; charset=utf-8"));
+    }
+
+    #[test]
+    fn static_types_with_a_charset_are_canonical() {
+        // `set_content_type` trusts the suffix for the MIME table's values.
+        for t in [
+            "text/plain",
+            "text/html",
+            "application/json",
+            "application/javascript",
+            "text/css",
+            "text/csv",
+            "text/xml",
+            "text/javascript",
+            "application/octet-stream",
+            "application/xml",
+            "image/png",
+            "image/jpeg",
+            "image/gif",
+            "image/svg+xml",
+        ] {
+            let v = crate::http::mime::with_utf8_static(t).unwrap();
+            let v = v.as_bytes();
+            assert_eq!(v.ends_with(b"; charset=utf-8"), is_canonical_utf8(v), "{t}");
+        }
+    }
+
+    #[test]
+    fn type_set_before_json_or_bytes_is_kept() {
+        let mut res = response();
+        res.type_("text").json(&1).unwrap();
+        assert_eq!(res.get("content-type"), Some("text/plain; charset=utf-8"));
+
+        let mut res = response();
+        res.headers_mut()
+            .insert("content-type", "image/gif".parse().unwrap());
+        res.send(vec![1u8]).unwrap();
+        assert_eq!(res.get("content-type"), Some("image/gif"));
+    }
+
+    #[test]
+    fn an_etag_set_any_way_is_kept() {
+        let mut res = response();
+        res.headers_mut().insert("etag", "\"raw\"".parse().unwrap());
+        res.send("x").unwrap();
+        assert_eq!(res.get("etag"), Some("\"raw\""));
+
+        let mut res = response();
+        res.set("ETag", "\"set\"").send("x").unwrap();
+        assert_eq!(res.get("etag"), Some("\"set\""));
+
+        let mut res = response();
+        res.append("X-A", "1").send("x").unwrap();
+        let tag = crate::http::etag::entity_tag(b"x", true);
+        assert_eq!(res.get("etag"), Some(tag.as_str()));
+    }
 
     #[test]
     fn canonical_check_implies_set_charset_is_a_no_op() {
