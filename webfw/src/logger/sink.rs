@@ -86,21 +86,18 @@ enum Writer {
     Any(Box<dyn Write + Send>),
 }
 
-impl Writer {
-    /// Writes all of `bytes`, then flushes.
-    #[inline]
-    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
-        match self {
-            Writer::File(f) => match f.write(bytes) {
-                Ok(n) if n == bytes.len() => Ok(()),
-                Ok(n) => f.write_all(&bytes[n..]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => f.write_all(bytes),
-                Err(e) => Err(e),
-            },
-            Writer::Any(w) => w.write_all(bytes).and_then(|()| w.flush()),
-        }
+/// Writes all of `bytes` to a file (one `write`, unless it is cut short).
+#[inline(always)]
+fn write_file(f: &mut File, bytes: &[u8]) -> io::Result<()> {
+    match f.write(bytes) {
+        Ok(n) if n == bytes.len() => Ok(()),
+        Ok(n) => f.write_all(&bytes[n..]),
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => f.write_all(bytes),
+        Err(e) => Err(e),
     }
+}
 
+impl Writer {
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Writer::File(f) => f.flush(),
@@ -123,7 +120,13 @@ impl Shared {
     /// once. The lock is held outside `catch_unwind`, so a panicking writer
     /// does not poison it.
     fn write_with(&self, w: &mut Writer, bytes: &[u8]) {
-        let result = catch_unwind(AssertUnwindSafe(|| w.put(bytes)));
+        let result = match w {
+            // Writing to a file does not panic.
+            Writer::File(f) => Ok(write_file(f, bytes)),
+            Writer::Any(w) => catch_unwind(AssertUnwindSafe(|| {
+                w.write_all(bytes).and_then(|()| w.flush())
+            })),
+        };
         let err = match result {
             Ok(Ok(())) => return,
             Ok(Err(e)) => e.to_string(),
