@@ -119,6 +119,7 @@ impl Shared {
     /// Writes to the stream; errors and panics of the writer are reported
     /// once. The lock is held outside `catch_unwind`, so a panicking writer
     /// does not poison it.
+    #[inline]
     fn write_with(&self, w: &mut Writer, bytes: &[u8]) {
         let result = match w {
             // Writing to a file does not panic.
@@ -160,6 +161,7 @@ struct Sink {
 }
 
 impl Sink {
+    #[inline]
     fn write_line(&self, line: &[u8]) {
         let sh = &self.shared;
         if sh.drained.load(Ordering::Acquire) && sh.slow.load(Ordering::Relaxed) < 2 {
