@@ -394,3 +394,88 @@ async fn response_headers_read_by_the_format_in_every_kind_of_response() {
     );
     assert_eq!(*seen.lock().unwrap(), vec![Some("4".to_owned())]);
 }
+
+/// `logger!` (which looks up all request headers of a line in one walk) and
+/// run-time compiled formats print the same lines, whatever the headers.
+#[test]
+fn compile_time_and_run_time_formats_print_the_same_lines() {
+    use webfw::logger::__private::{Cx, tokens_with};
+    let cx = Cx {
+        now: Some((std::time::SystemTime::now(), std::time::Instant::now())),
+        ..Cx::default()
+    };
+    let headers: &[&[(&str, &[u8])]] = &[
+        &[],
+        &[
+            ("user-agent", b"kit/1"),
+            ("referer", b"http://ref/"),
+            ("authorization", b"Basic dXNlcjpwYXNz"),
+        ],
+        &[("referer", b""), ("referrer", b"http://other/")],
+        &[("referrer", b"http://only-referrer/\"x\"")],
+        &[
+            ("x-a", b"1"),
+            ("x-a", b"2"),
+            ("cookie", b"a=1"),
+            ("cookie", b"b=2"),
+            ("user-agent", b"first"),
+            ("user-agent", b"second"),
+            ("authorization", b"Basic YTpi"),
+            ("authorization", b"Basic Yzpk"),
+        ],
+        &[
+            ("user-agent", b"quote\" back\\slash\ttab caf\xe9"),
+            ("authorization", b"Basic YQpiOmM="),
+            ("referer", b"\x80\x85\xff"),
+        ],
+        &[
+            ("h1", b"1"),
+            ("h2", b"2"),
+            ("h3", b"3"),
+            ("h4", b"4"),
+            ("h5", b"5"),
+            ("h6", b"6"),
+            ("h7", b"7"),
+            ("h8", b"8"),
+            ("user-agent", b"after eight"),
+            ("x-a", b"many"),
+        ],
+    ];
+    macro_rules! formats {
+        ($($f:literal),*) => {
+            vec![$((webfw::logger!($f), logger($f, ()))),*]
+        };
+    }
+    let formats = formats!(
+        "combined",
+        "common",
+        "short",
+        "tiny",
+        ":req[x-a] :req[cookie] :req[authorization] :req[user-agent] :req[referrer] :referrer :remote-user :user-agent :req[x-none]"
+    );
+    for (i, hs) in headers.iter().enumerate() {
+        let mut req = Request::for_test(http::Method::GET, "/p?q=\"1\"");
+        for (name, value) in *hs {
+            req.headers_mut().append(
+                http::HeaderName::from_static(name),
+                http::HeaderValue::from_bytes(value).unwrap(),
+            );
+        }
+        let mut res = Response::for_test(&req);
+        for sent in [false, true] {
+            if sent {
+                res.send("ok").unwrap();
+            }
+            for (at_compile, at_run) in &formats {
+                let line =
+                    |l: &webfw::logger::Logger| l.format().call(&tokens_with(cx), &req, &res);
+                assert_eq!(
+                    line(at_compile),
+                    line(at_run),
+                    "request {i}, sent {sent}, {:?}",
+                    at_run.format()
+                );
+            }
+        }
+    }
+}

@@ -177,17 +177,90 @@ fn pieces_body(
     let pieces = logfmt::parse(fmt).map_err(|e| err(lit, e))?;
     let mut out = Vec::new();
     let mut timed = false;
+    let mut reqs = ReqHeaders::default();
     for piece in pieces {
         match piece {
             Piece::Literal(s) => out.push(quote!(__out.lit(#s);)),
             Piece::Token(t) => {
-                let (stmt, t_timed) = token_stmt(lit, &t, custom, consts)?;
+                let (stmt, t_timed) = token_stmt(lit, &t, custom, consts, &mut reqs)?;
                 timed |= t_timed;
                 out.push(stmt);
             }
         }
     }
-    Ok((quote!(#(#out)*), timed))
+    let lookup = reqs.lookup();
+    Ok((quote!(#lookup #(#out)*), timed))
+}
+
+/// The request headers a format reads, looked up together in one walk of
+/// the request's headers (`__found[i]` is the first value of `__Q{i}`).
+#[derive(Default)]
+struct ReqHeaders(Vec<String>);
+
+impl ReqHeaders {
+    /// The index of `name` (lowercase) in `__found`.
+    fn index(&mut self, name: &str) -> usize {
+        match self.0.iter().position(|n| n == name) {
+            Some(i) => i,
+            None => {
+                self.0.push(name.to_owned());
+                self.0.len() - 1
+            }
+        }
+    }
+
+    fn found(&mut self, name: &str) -> TokenStream {
+        let i = self.index(name);
+        quote!(__found[#i])
+    }
+
+    fn name(&mut self, name: &str) -> TokenStream {
+        let i = self.index(name);
+        Self::name_ref(name, i)
+    }
+
+    /// The built-in tokens' names: `http`'s constants for the standard ones,
+    /// which the compiler sees through (a `static` header name is read from
+    /// memory at every comparison).
+    fn known(name: &str) -> Option<TokenStream> {
+        let private = quote!(::webfw::logger::__private);
+        Some(match name {
+            "authorization" => quote!(&#private::AUTHORIZATION),
+            "referer" => quote!(&#private::REFERER),
+            "user-agent" => quote!(&#private::USER_AGENT),
+            "referrer" => quote!(&#private::tokens::REFERRER),
+            _ => return None,
+        })
+    }
+
+    /// A reference to header name `name`, the `i`th.
+    fn name_ref(name: &str, i: usize) -> TokenStream {
+        Self::known(name).unwrap_or_else(|| {
+            let q = format_ident!("__Q{i}");
+            quote!(&#q)
+        })
+    }
+
+    fn lookup(&self) -> TokenStream {
+        if self.0.is_empty() {
+            return quote!();
+        }
+        let private = quote!(::webfw::logger::__private);
+        let statics = self
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| Self::known(n).is_none())
+            .map(|(i, name)| {
+                let q = format_ident!("__Q{i}");
+                quote!(static #q: #private::HeaderName = #private::HeaderName::from_static(#name);)
+            });
+        let refs = self.0.iter().enumerate().map(|(i, n)| Self::name_ref(n, i));
+        quote! {
+            #(#statics)*
+            let __found = #private::tokens::req_values(__req, [#(#refs),*]);
+        }
+    }
 }
 
 fn arg_tokens(t: &FmtToken<'_>) -> TokenStream {
@@ -205,6 +278,7 @@ fn token_stmt(
     t: &FmtToken<'_>,
     custom: &[Path],
     consts: &mut Vec<TokenStream>,
+    reqs: &mut ReqHeaders,
 ) -> syn::Result<(TokenStream, bool)> {
     let private = quote!(::webfw::logger::__private);
     let arg = arg_tokens(t);
@@ -215,7 +289,7 @@ fn token_stmt(
         .check_arg(t.arg)
         .map_err(|m| err(lit, format!("{m}\n  in the format {:?}", lit.value())))?;
     let f = format_ident!("{}", b.name().replace('-', "_"));
-    let extra = match checked {
+    let extra = match &checked {
         BuiltinArg::None => quote!(),
         BuiltinArg::Date(d) => {
             let v = match d {
@@ -238,13 +312,32 @@ fn token_stmt(
         Builtin::Res => format_ident!("res_header"),
         _ => f,
     };
+    let tokens = quote!(#private::tokens);
+    // Request headers come from the format's one lookup (`ReqHeaders`).
+    let value = match (b, &checked) {
+        (Builtin::RemoteUser, _) => {
+            let auth = reqs.found("authorization");
+            quote!(#tokens::remote_user_of(#auth))
+        }
+        (Builtin::Referrer, _) => {
+            let (a, b) = (reqs.found("referer"), reqs.found("referrer"));
+            quote!(#tokens::referrer_of(__req, #a, #b))
+        }
+        (Builtin::UserAgent, _) => {
+            let (n, v) = (reqs.name("user-agent"), reqs.found("user-agent"));
+            quote!(#tokens::req_header_of(__req, #n, #v))
+        }
+        (Builtin::Req, BuiltinArg::Header(h)) => {
+            let (n, v) = (reqs.name(h), reqs.found(h));
+            quote!(#tokens::req_header_of(__req, #n, #v))
+        }
+        _ => quote!(#tokens::#f(__cx, __req, __res #extra)),
+    };
     let name = b.name();
     let stmt = quote! {
         match __ov.get(#name) {
             ::core::option::Option::Some(__f) => __out.push_custom(__f(__req, __res, #arg)),
-            ::core::option::Option::None => {
-                __out.push(#private::tokens::#f(__cx, __req, __res #extra))
-            }
+            ::core::option::Option::None => __out.push(#value),
         }
     };
     Ok((

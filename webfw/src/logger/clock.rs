@@ -134,12 +134,20 @@ fn render(secs: u64) -> Second {
     }
 }
 
+/// [`render`] of the second holding `now` (out of line: once a second).
+#[cold]
+#[inline(never)]
+fn render_at(now: SystemTime) -> Second {
+    render(now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs())
+}
+
 thread_local! {
     static CACHE: RefCell<Option<Second>> = const { RefCell::new(None) };
 }
 
 /// `:date[fmt]` for the instant `now`: CLF, ISO 8601 with milliseconds, or
 /// RFC 1123 (`toUTCString`), all in UTC.
+#[inline]
 pub fn date(now: SystemTime, fmt: DateFormat) -> SmallStr {
     let pick = |sec: &Second| match fmt {
         DateFormat::Clf => sec.clf,
@@ -155,7 +163,7 @@ pub fn date(now: SystemTime, fmt: DateFormat) -> SmallStr {
             s
         }
     };
-    let render_now = || render(now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs());
+    let render_now = || render_at(now);
     CACHE
         .try_with(|c| {
             let mut c = c.borrow_mut();

@@ -405,7 +405,17 @@ impl Format {
     }
 
     /// Writes the line into `out`; false when the format skips it.
+    #[inline]
     pub(crate) fn write(&self, cx: &Cx, req: &Request, res: &Response, out: &mut Line) -> bool {
+        // `logger!`'s function is called from the caller, not through a
+        // function of its own.
+        if let Kind::Static { line, .. } = &self.kind {
+            return line(cx, req, res, out);
+        }
+        self.write_other(cx, req, res, out)
+    }
+
+    fn write_other(&self, cx: &Cx, req: &Request, res: &Response, out: &mut Line) -> bool {
         match &self.kind {
             Kind::Compiled(c) => {
                 c.write(cx, req, res, out);

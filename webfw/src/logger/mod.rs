@@ -448,7 +448,7 @@ impl Inner {
 }
 
 thread_local! {
-    static LINE: std::cell::RefCell<Line> = std::cell::RefCell::new(Line::new());
+    static LINE: std::cell::RefCell<Line> = const { std::cell::RefCell::new(Line::new()) };
 }
 
 /// Runs `f` with this thread's reusable line buffer (a fresh one when it is
@@ -462,7 +462,7 @@ fn with_line(f: impl FnOnce(&mut Line)) {
                 f(&mut line);
             }
             if line.capacity() > 64 * 1024 {
-                *line = Line::new();
+                line.shrink();
             }
         }
     });
@@ -625,11 +625,13 @@ pub mod __private {
     /// The built-in token functions.
     pub mod tokens {
         pub use crate::logger::tokens::{
-            date, http_version, method, pid, referrer, remote_addr, remote_user, req_header,
-            res_header, response_time, status, total_time, url, user_agent,
+            First, REFERRER, date, http_version, method, pid, referrer, referrer_of, remote_addr,
+            remote_user, remote_user_of, req_header, req_header_of, req_values, res_header,
+            response_time, status, total_time, url, user_agent,
         };
     }
     pub use http::HeaderName;
+    pub use http::header::{AUTHORIZATION, REFERER, USER_AGENT};
     pub use webfw_pattern::logfmt::DateFormat;
 
     use super::{Format, Logger, LoggerOptions};

@@ -71,12 +71,39 @@ struct Shared {
     work: Condvar,
     /// Signals `flush` / queue-space waiters.
     idle: Condvar,
-    writer: Mutex<Box<dyn Write + Send>>,
+    writer: Mutex<Writer>,
     reported: AtomicBool,
     name: &'static str,
     /// Whether direct writes are timed to detect a slow stream (not for
     /// regular files and `/dev/null`, which do not block for long).
     timed: bool,
+}
+
+/// The stream itself. A file is written without dynamic dispatch and
+/// without `flush` (a no-op for files): a line usually fits one `write`.
+enum Writer {
+    File(File),
+    Any(Box<dyn Write + Send>),
+}
+
+/// Writes all of `bytes` to a file (one `write`, unless it is cut short).
+#[inline(always)]
+fn write_file(f: &mut File, bytes: &[u8]) -> io::Result<()> {
+    match f.write(bytes) {
+        Ok(n) if n == bytes.len() => Ok(()),
+        Ok(n) => f.write_all(&bytes[n..]),
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => f.write_all(bytes),
+        Err(e) => Err(e),
+    }
+}
+
+impl Writer {
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Writer::File(f) => f.flush(),
+            Writer::Any(w) => w.flush(),
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -92,10 +119,15 @@ impl Shared {
     /// Writes to the stream; errors and panics of the writer are reported
     /// once. The lock is held outside `catch_unwind`, so a panicking writer
     /// does not poison it.
-    fn write_with(&self, w: &mut Box<dyn Write + Send>, bytes: &[u8]) {
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            w.write_all(bytes).and_then(|()| w.flush())
-        }));
+    #[inline]
+    fn write_with(&self, w: &mut Writer, bytes: &[u8]) {
+        let result = match w {
+            // Writing to a file does not panic.
+            Writer::File(f) => Ok(write_file(f, bytes)),
+            Writer::Any(w) => catch_unwind(AssertUnwindSafe(|| {
+                w.write_all(bytes).and_then(|()| w.flush())
+            })),
+        };
         let err = match result {
             Ok(Ok(())) => return,
             Ok(Err(e)) => e.to_string(),
@@ -129,6 +161,7 @@ struct Sink {
 }
 
 impl Sink {
+    #[inline]
     fn write_line(&self, line: &[u8]) {
         let sh = &self.shared;
         if sh.drained.load(Ordering::Acquire) && sh.slow.load(Ordering::Relaxed) < 2 {
@@ -312,7 +345,7 @@ impl std::fmt::Debug for LogStream {
 static REGISTRY: LazyLock<Mutex<Vec<Weak<Sink>>>> = LazyLock::new(Default::default);
 
 impl LogStream {
-    fn build(w: Box<dyn Write + Send>, name: &'static str, timed: bool) -> LogStream {
+    fn build(w: Writer, name: &'static str, timed: bool) -> LogStream {
         let sink = Arc::new(Sink {
             shared: Arc::new(Shared {
                 state: Mutex::new(State {
@@ -345,7 +378,7 @@ impl LogStream {
     /// let stream = webfw::logger::LogStream::new(std::io::sink());
     /// ```
     pub fn new(w: impl Write + Send + 'static) -> LogStream {
-        LogStream::build(Box::new(w), "writer", true)
+        LogStream::build(Writer::Any(Box::new(w)), "writer", true)
     }
 
     /// The process's standard output (the default); one shared stream.
@@ -355,7 +388,7 @@ impl LogStream {
     /// ```
     pub fn stdout() -> LogStream {
         static STDOUT: LazyLock<LogStream> =
-            LazyLock::new(|| LogStream::build(Box::new(io::stdout()), "stdout", true));
+            LazyLock::new(|| LogStream::build(Writer::Any(Box::new(io::stdout())), "stdout", true));
         STDOUT.clone()
     }
 
@@ -366,7 +399,7 @@ impl LogStream {
     /// ```
     pub fn stderr() -> LogStream {
         static STDERR: LazyLock<LogStream> =
-            LazyLock::new(|| LogStream::build(Box::new(io::stderr()), "stderr", true));
+            LazyLock::new(|| LogStream::build(Writer::Any(Box::new(io::stderr())), "stderr", true));
         STDERR.clone()
     }
 
@@ -380,7 +413,7 @@ impl LogStream {
     pub fn append(path: impl AsRef<Path>) -> io::Result<LogStream> {
         let file: File = OpenOptions::new().create(true).append(true).open(path)?;
         let timed = may_block(&file);
-        Ok(LogStream::build(Box::new(file), "file", timed))
+        Ok(LogStream::build(Writer::File(file), "file", timed))
     }
 
     /// Writes one line (the bytes must end with `\n`; the logger adds it).

@@ -61,16 +61,16 @@ pub enum Val<'a> {
 impl Val<'_> {
     /// The value as morgan's (escaping) token wrapper returns it.
     pub(crate) fn into_string(self) -> Option<String> {
-        let mut line = Line::new();
+        let mut out = Vec::new();
         match self {
             Val::Missing => return None,
-            Val::Safe(s) => line.lit(s),
-            Val::SafeSmall(s) => line.lit(s.as_str()),
-            Val::Text(t) => escape_into(&mut line.buf, &t),
-            Val::Latin1(b) => escape_bytes(&mut line.buf, b, latin1),
-            Val::Utf8OrLatin1(b) => escape_bytes(&mut line.buf, b, utf8_or_latin1),
+            Val::Safe(s) => out.extend_from_slice(s.as_bytes()),
+            Val::SafeSmall(s) => out.extend_from_slice(s.as_bytes()),
+            Val::Text(t) => escape_into(&mut out, &t),
+            Val::Latin1(b) => escape_bytes(&mut out, b, latin1),
+            Val::Utf8OrLatin1(b) => escape_bytes(&mut out, b, utf8_or_latin1),
         }
-        Some(line.into_string())
+        Some(utf8(out))
     }
 
     /// Whether the value is an empty string (which prints `-`).
@@ -85,33 +85,105 @@ impl Val<'_> {
     }
 }
 
+/// Bytes built only from `&str`s, ASCII and escaped text, as a `String`.
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Lines up to this long are built in place (see [`Line`]).
+const INLINE: usize = 1024;
+
 /// The line being built: bytes, so that text known to be UTF-8 (inline
 /// digits and dates, header bytes checked to be plain ASCII) is appended
-/// without being validated again.
+/// without being validated again. It is built in a fixed array, where an
+/// append costs a bounds check instead of a `Vec`'s capacity check and
+/// pointer loads; a longer line, or one with a value to escape, moves to
+/// `spill` and continues there.
 #[doc(hidden)]
-#[derive(Default)]
 pub struct Line {
-    /// Always UTF-8: only `&str`s, ASCII and escaped text are appended.
-    buf: Vec<u8>,
+    /// The line while `len <= INLINE`. Always UTF-8 up to `len`.
+    buf: [u8; INLINE],
+    /// `INLINE + 1` once the line is in `spill` (so that every range of
+    /// `buf` from `len` is out of bounds).
+    len: usize,
+    spill: Vec<u8>,
+}
+
+impl Default for Line {
+    fn default() -> Line {
+        Line::new()
+    }
 }
 
 impl Line {
     /// An empty line.
-    pub fn new() -> Line {
-        Line::default()
+    pub const fn new() -> Line {
+        Line {
+            buf: [0; INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn bytes(&mut self, s: &[u8]) {
+        match self.buf.get_mut(self.len..self.len + s.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(s);
+                self.len += s.len();
+            }
+            None => self.spilled().extend_from_slice(s),
+        }
+    }
+
+    /// [`bytes`](Self::bytes) for text that is usually short (a method, a
+    /// url, a header value): up to 16 bytes are copied as two overlapping
+    /// fixed-size pieces, which costs less than a `memcpy` call.
+    #[inline(always)]
+    fn short(&mut self, s: &[u8]) {
+        let n = s.len();
+        let Some(dst) = self.buf.get_mut(self.len..self.len + 16) else {
+            return self.bytes(s);
+        };
+        if (8..=16).contains(&n) {
+            dst[..8].copy_from_slice(&s[..8]);
+            dst[n - 8..n].copy_from_slice(&s[n - 8..]);
+        } else if (4..8).contains(&n) {
+            dst[..4].copy_from_slice(&s[..4]);
+            dst[n - 4..n].copy_from_slice(&s[n - 4..]);
+        } else if (1..4).contains(&n) {
+            dst[0] = s[0];
+            dst[n / 2] = s[n / 2];
+            dst[n - 1] = s[n - 1];
+        } else if n > 0 {
+            return self.bytes(s);
+        }
+        self.len += n;
+    }
+
+    /// The line so far in `spill` (moved there on first use).
+    #[cold]
+    #[inline(never)]
+    fn spilled(&mut self) -> &mut Vec<u8> {
+        if let Some(inline) = self.buf.get(..self.len) {
+            self.spill.clear();
+            self.spill.extend_from_slice(inline);
+            self.len = INLINE + 1;
+        }
+        &mut self.spill
     }
 
     /// Appends literal format text.
     #[inline(always)]
     pub fn lit(&mut self, s: &str) {
-        self.buf.extend_from_slice(s.as_bytes());
+        self.bytes(s.as_bytes());
     }
 
     /// Appends a built-in token's value.
     #[inline(always)]
     pub fn push(&mut self, v: Val<'_>) {
         match v {
-            Val::Missing => self.buf.push(b'-'),
+            Val::Missing => self.bytes(b"-"),
             Val::Safe(s) => self.safe(s.as_bytes()),
             Val::SafeSmall(s) => self.small(&s),
             Val::Text(t) => self.text(&t),
@@ -122,15 +194,19 @@ impl Line {
 
     #[inline(always)]
     fn small(&mut self, s: &SmallStr) {
-        let (buf, len) = s.padded();
+        let (pad, len) = s.padded();
         if len == 0 {
-            self.buf.push(b'-');
-        } else {
-            // Copying the whole fixed-size buffer and cutting it costs less
-            // than a `memcpy` call for a few bytes.
-            let at = self.buf.len();
-            self.buf.extend_from_slice(buf);
-            self.buf.truncate(at + len);
+            self.bytes(b"-");
+            return;
+        }
+        // Copying the whole fixed-size buffer and counting only the text
+        // costs less than a `memcpy` call for a few bytes.
+        match self.buf.get_mut(self.len..self.len + pad.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(pad);
+                self.len += len;
+            }
+            None => self.spilled().extend_from_slice(s.as_bytes()),
         }
     }
 
@@ -139,56 +215,63 @@ impl Line {
     pub fn push_custom(&mut self, v: Option<String>) {
         match v {
             Some(s) => self.text(&s),
-            None => self.buf.push(b'-'),
+            None => self.bytes(b"-"),
         }
     }
 
     #[inline(always)]
     fn safe(&mut self, s: &[u8]) {
         if s.is_empty() {
-            self.buf.push(b'-');
+            self.bytes(b"-");
         } else {
-            self.buf.extend_from_slice(s);
+            self.short(s);
         }
     }
 
     #[inline(always)]
     fn text(&mut self, s: &str) {
         if s.is_empty() {
-            self.buf.push(b'-');
+            self.bytes(b"-");
         } else if plain_ascii(s.as_bytes()) {
             // The usual url or value: no call into the escaper.
-            self.buf.extend_from_slice(s.as_bytes());
+            self.short(s.as_bytes());
         } else {
-            escape_into(&mut self.buf, s);
+            escape_into(self.spilled(), s);
         }
     }
 
     #[inline(always)]
     fn escaped_bytes(&mut self, b: &[u8], decode: fn(&[u8]) -> Cow<'_, str>) {
         if b.is_empty() {
-            self.buf.push(b'-');
+            self.bytes(b"-");
+        } else if plain_ascii(b) {
+            self.short(b);
         } else {
-            escape_bytes(&mut self.buf, b, decode);
+            escape_into(self.spilled(), &decode(b));
         }
     }
 
     /// The bytes so far (UTF-8).
     pub(crate) fn as_bytes(&self) -> &[u8] {
-        &self.buf
+        self.buf.get(..self.len).unwrap_or(&self.spill)
     }
 
+    /// The capacity of the buffer for long lines.
     pub(crate) fn capacity(&self) -> usize {
-        self.buf.capacity()
+        self.spill.capacity()
     }
 
     pub(crate) fn clear(&mut self) {
-        self.buf.clear();
+        self.len = 0;
+    }
+
+    /// Frees the buffer for long lines.
+    pub(crate) fn shrink(&mut self) {
+        self.spill = Vec::new();
     }
 
     pub(crate) fn into_string(self) -> String {
-        String::from_utf8(self.buf)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        utf8(self.as_bytes().to_vec())
     }
 }
 
@@ -311,7 +394,8 @@ fn utf8_or_latin1(b: &[u8]) -> Cow<'_, str> {
 const SCAN_LIMIT: usize = 8;
 
 /// A header's first value and whether it has more.
-type First<'a> = Option<(&'a HeaderValue, bool)>;
+#[doc(hidden)]
+pub type First<'a> = Option<(&'a HeaderValue, bool)>;
 
 /// The first value of each of `names` (one walk of a small map).
 #[inline]
@@ -338,6 +422,14 @@ fn first_values<'a, const N: usize>(
         }
     }
     found
+}
+
+/// The first value of each of `names` among the request's headers: one walk
+/// for all the request headers a `logger!` format reads (each lookup costs a
+/// walk of its own).
+#[inline]
+pub fn req_values<'a, const N: usize>(req: &'a Request, names: [&HeaderName; N]) -> [First<'a>; N] {
+    first_values(req.headers(), names)
 }
 
 #[inline]
@@ -371,18 +463,25 @@ pub(crate) fn node_req_header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> 
 }
 
 /// [`node_req_header`] once the first value was found.
-#[inline]
+#[inline(always)]
 fn node_value<'a>(headers: &'a HeaderMap, name: &HeaderName, first: First<'a>) -> Option<Val<'a>> {
-    let (first, more) = first?;
-    if !more || crate::request::FIRST_VALUE_WINS.contains(&name.as_str()) {
-        return Some(Val::Latin1(first.as_bytes()));
+    match first? {
+        (first, false) => Some(Val::Latin1(first.as_bytes())),
+        (first, true) => Some(node_values(headers, name, first)),
+    }
+}
+
+/// [`node_value`] of a header sent more than once.
+fn node_values<'a>(headers: &'a HeaderMap, name: &HeaderName, first: &'a HeaderValue) -> Val<'a> {
+    if crate::request::FIRST_VALUE_WINS.contains(&name.as_str()) {
+        return Val::Latin1(first.as_bytes());
     }
     let sep = if name == http::header::COOKIE {
         "; "
     } else {
         ", "
     };
-    Some(joined(headers, name, sep, latin1))
+    joined(headers, name, sep, latin1)
 }
 
 fn join_res_header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<Val<'a>> {
@@ -419,12 +518,21 @@ pub fn pid(_cx: &Cx, _req: &Request, _res: &Response) -> Val<'static> {
     Val::Safe(PID.get_or_init(|| std::process::id().to_string()))
 }
 
+/// The non-standard `Referrer` header.
+#[doc(hidden)]
+pub static REFERRER: HeaderName = HeaderName::from_static("referrer");
+
 /// `:referrer`: `Referer`, else `Referrer` (an empty `Referer` counts as absent).
 #[inline]
 pub fn referrer<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
-    static REFERRER: HeaderName = HeaderName::from_static("referrer");
+    let [referer, referrer] = req_values(req, [&http::header::REFERER, &REFERRER]);
+    referrer_of(req, referer, referrer)
+}
+
+/// [`referrer`] once `Referer` and `Referrer` were looked up.
+#[inline]
+pub fn referrer_of<'a>(req: &'a Request, referer: First<'a>, referrer: First<'a>) -> Val<'a> {
     let h = req.headers();
-    let [referer, referrer] = first_values(h, [&http::header::REFERER, &REFERRER]);
     match node_value(h, &http::header::REFERER, referer) {
         Some(v) if !v.is_empty() => v,
         _ => node_value(h, &REFERRER, referrer).unwrap_or(Val::Missing),
@@ -461,8 +569,26 @@ static OCTETS: [([u8; 4], u8); 256] = {
     t
 };
 
-/// Dotted-quad text of an IPv4 address, without the formatting machinery.
+/// Dotted-quad text of an IPv4 address: the last one per thread is kept, as
+/// a connection's requests (and most of a busy client's) share it.
 fn ipv4(ip: std::net::Ipv4Addr) -> SmallStr {
+    thread_local! {
+        static LAST: std::cell::Cell<Option<(std::net::Ipv4Addr, SmallStr)>> =
+            const { std::cell::Cell::new(None) };
+    }
+    LAST.try_with(|last| match last.get() {
+        Some((addr, text)) if addr == ip => text,
+        _ => {
+            let text = ipv4_text(ip);
+            last.set(Some((ip, text)));
+            text
+        }
+    })
+    .unwrap_or_else(|_| ipv4_text(ip))
+}
+
+/// Dotted-quad text of an IPv4 address, without the formatting machinery.
+fn ipv4_text(ip: std::net::Ipv4Addr) -> SmallStr {
     let mut buf = [0u8; 31];
     let mut n = 0;
     for octet in ip.octets() {
@@ -477,7 +603,13 @@ fn ipv4(ip: std::net::Ipv4Addr) -> SmallStr {
 /// `:remote-user`: the user name of a Basic `Authorization` header.
 #[inline]
 pub fn remote_user<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
-    let Some((v, _)) = first_value(req.headers(), &http::header::AUTHORIZATION) else {
+    remote_user_of(first_value(req.headers(), &http::header::AUTHORIZATION))
+}
+
+/// [`remote_user`] once `Authorization` was looked up.
+#[inline]
+pub fn remote_user_of(authorization: First<'_>) -> Val<'static> {
+    let Some((v, _)) = authorization else {
         return Val::Missing;
     };
     basic_auth_user(&latin1(v.as_bytes())).map_or(Val::Missing, |u| Val::Text(Cow::Owned(u)))
@@ -487,6 +619,12 @@ pub fn remote_user<'a>(_cx: &Cx, req: &'a Request, _res: &Response) -> Val<'a> {
 #[inline]
 pub fn req_header<'a>(_cx: &Cx, req: &'a Request, _res: &Response, name: &HeaderName) -> Val<'a> {
     node_req_header(req.headers(), name).unwrap_or(Val::Missing)
+}
+
+/// [`req_header`] (and `:user-agent`) once `name` was looked up.
+#[inline]
+pub fn req_header_of<'a>(req: &'a Request, name: &HeaderName, first: First<'a>) -> Val<'a> {
+    node_value(req.headers(), name, first).unwrap_or(Val::Missing)
 }
 
 /// `:res[name]`: a response header, once the head was sent.
@@ -504,14 +642,23 @@ pub fn res_header<'a>(_cx: &Cx, _req: &Request, res: &'a Response, name: &Header
     }
 }
 
+/// 10, 100, … up to the largest power of ten in a `u64`.
+const POW10: [u64; 19] = {
+    let mut t = [0; 19];
+    let mut i = 0;
+    let mut p: u64 = 10;
+    while i < 19 {
+        t[i] = p;
+        p = p.wrapping_mul(10);
+        i += 1;
+    }
+    t
+};
+
 /// `n` in decimal (cheaper than `write!`, which costs ~200 instructions).
 fn decimal(n: usize) -> SmallStr {
-    let mut len = 1;
-    let mut rest = n / 10;
-    while rest > 0 {
-        rest /= 10;
-        len += 1;
-    }
+    // Counted by comparisons, not divisions.
+    let len = 1 + POW10.iter().take_while(|&&p| n as u64 >= p).count();
     let mut buf = [0u8; 31];
     let mut rest = n;
     for slot in buf[..len].iter_mut().rev() {
@@ -692,6 +839,11 @@ mod tests {
         for n in [0, 7, 10, 99, 1000, 123_456_789, usize::MAX] {
             assert_eq!(decimal(n).as_str(), n.to_string());
         }
+        for p in POW10.iter().filter_map(|&p| usize::try_from(p).ok()) {
+            for n in [p - 1, p, p + 1] {
+                assert_eq!(decimal(n).as_str(), n.to_string());
+            }
+        }
     }
 
     #[test]
@@ -709,6 +861,77 @@ mod tests {
         );
         // A header can never forge a second line.
         assert!(!esc("x\r\n127.0.0.1 - admin").contains('\n'));
+    }
+
+    /// The line `Line::push` builds for `v` after `prefix`.
+    fn pushed(prefix: &str, v: Val<'_>) -> String {
+        let mut line = Line::new();
+        line.lit(prefix);
+        line.push(v);
+        line.into_string()
+    }
+
+    #[test]
+    fn line_fast_paths_match_the_escaper() {
+        for len in 0..=40 {
+            let plain: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            let want = if len == 0 {
+                "-".to_owned()
+            } else {
+                plain.clone()
+            };
+            assert_eq!(pushed("x", Val::Safe(&plain)), format!("x{want}"));
+            assert_eq!(
+                pushed("x", Val::Text(Cow::Borrowed(&plain))),
+                format!("x{want}")
+            );
+            assert_eq!(
+                pushed("x", Val::Latin1(plain.as_bytes())),
+                format!("x{want}")
+            );
+            // A value to escape at every position takes the slow path.
+            for pos in 0..len {
+                for bad in ["\"", "\\", "\n", "\u{7f}", "\u{85}", "\u{2028}", "é"] {
+                    let mut v = plain.clone();
+                    v.replace_range(pos..=pos, bad);
+                    let text = pushed("x", Val::Text(Cow::Borrowed(&v)));
+                    assert_eq!(text, format!("x{}", esc(&v)), "{v:?}");
+                    let bytes = pushed("x", Val::Utf8OrLatin1(v.as_bytes()));
+                    assert_eq!(bytes, text, "{v:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_lines_continue_past_the_inline_buffer() {
+        let mut line = Line::new();
+        let mut want = String::new();
+        for i in 0..300usize {
+            let word = format!("w{i}\"");
+            line.lit(" ");
+            line.push(Val::Text(Cow::Borrowed(&word)));
+            line.push(Val::SafeSmall(decimal(i)));
+            want.push_str(&format!(" {}{i}", esc(&word)));
+        }
+        assert!(want.len() > INLINE);
+        assert_eq!(line.as_bytes(), want.as_bytes());
+        // Reused for a short line: built inline again.
+        line.clear();
+        line.lit("short");
+        assert_eq!(line.as_bytes(), b"short");
+        // Every length around the end of the inline buffer.
+        for len in INLINE - 40..INLINE + 40 {
+            let mut line = Line::new();
+            let fill = "f".repeat(len);
+            line.lit(&fill);
+            line.push(Val::Safe("GET"));
+            line.push(Val::Text(Cow::Borrowed("/a/b/c")));
+            line.push(Val::SafeSmall(decimal(404)));
+            assert_eq!(line.into_string(), format!("{fill}GET/a/b/c404"));
+        }
     }
 
     #[test]
@@ -730,7 +953,7 @@ mod tests {
     }
 
     #[test]
-    fn ipv4_text() {
+    fn dotted_quads() {
         for ip in [
             "0.0.0.0",
             "127.0.0.1",
@@ -740,6 +963,7 @@ mod tests {
         ] {
             let a: std::net::Ipv4Addr = ip.parse().unwrap();
             assert_eq!(ipv4(a).as_str(), ip);
+            assert_eq!(ipv4_text(a).as_str(), ip);
         }
     }
 
