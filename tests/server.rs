@@ -110,6 +110,35 @@ async fn http10_request_is_answered_with_an_http11_status_line() {
 }
 
 #[tokio::test]
+async fn headers_of_one_exchange_never_reach_the_next_on_the_connection() {
+    // Header maps are recycled between requests on a thread.
+    let mut app = hello_app();
+    app.get("/set", |_: &mut Request, res: &mut Response| {
+        res.set("X-Only-Here", "1");
+        res.send("set")
+    });
+    let srv = TestServer::start(app).await;
+    let mut conn = Conn::open(srv.addr).await;
+    for _ in 0..3 {
+        conn.send(keep_alive_request(
+            "GET",
+            "/set",
+            &[("X-Request-Only", "secret")],
+        ))
+        .await;
+        let first = conn.read_response(false).await;
+        assert_eq!(first.header("x-only-here"), Some("1"));
+        conn.send(keep_alive_request("GET", "/", &[])).await;
+        let second = conn.read_response(false).await;
+        assert_eq!(second.text(), "hello");
+        assert_eq!(
+            second.header_names(),
+            ["x-powered-by", "content-type", "etag", "content-length"]
+        );
+    }
+}
+
+#[tokio::test]
 async fn connection_close_request_gets_the_connection_closed() {
     let srv = TestServer::start(hello_app()).await;
     let mut conn = Conn::open(srv.addr).await;

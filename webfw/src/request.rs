@@ -59,6 +59,13 @@ pub struct Request {
     extensions: http::Extensions,
 }
 
+impl Drop for Request {
+    fn drop(&mut self) {
+        // The request's map has the size a small response needs.
+        crate::server::header_pool::give(std::mem::take(&mut self.headers));
+    }
+}
+
 /// `req.baseUrl`: while it is a stretch of the original target (mount paths
 /// stripped off a URL no handler rewrote) it is kept as offsets, so a mount
 /// costs no allocation; otherwise owned.

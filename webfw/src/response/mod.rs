@@ -20,6 +20,7 @@ use crate::error::Error;
 use crate::handler::Result;
 use crate::request::{Request, header_str};
 use crate::server::exchange::{Exchange, HeadBody};
+use crate::server::header_pool;
 
 pub use send::SendBody;
 
@@ -97,6 +98,15 @@ pub struct Response {
     time_head: bool,
     /// When the head was committed, if `time_head`.
     head_at: Option<Instant>,
+}
+
+impl Drop for Response {
+    fn drop(&mut self) {
+        // Still here only when the head never left, or for hooks.
+        if let Some(map) = self.headers.take() {
+            header_pool::give(map);
+        }
+    }
 }
 
 /// The `Content-Type` as far as the response followed it: `send` then skips
@@ -403,7 +413,7 @@ impl Response {
     }
 
     fn map_mut(&mut self) -> &mut HeaderMap {
-        self.headers.get_or_insert_with(HeaderMap::new)
+        self.headers.get_or_insert_with(header_pool::take)
     }
 
     /// Sets a header the framework adds itself (`X-Powered-By`), keeping
@@ -657,7 +667,7 @@ impl Response {
                 if !reads.contains(name) {
                     continue;
                 }
-                let kept = kept.get_or_insert_with(HeaderMap::new);
+                let kept = kept.get_or_insert_with(header_pool::take);
                 if !kept.contains_key(name) {
                     for v in self.map().get_all(name) {
                         kept.append(name.clone(), v.clone());

@@ -3,6 +3,7 @@
 
 pub(crate) mod exchange;
 mod graceful;
+pub(crate) mod header_pool;
 mod sanitize;
 mod tls;
 mod watchdog;
