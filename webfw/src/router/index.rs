@@ -137,7 +137,8 @@ impl Index {
                 };
                 // Labels are folded already, so comparing without case is exact;
                 // most paths are lower case, so the plain comparison usually decides.
-                if !same_bytes(run, label) && !(self.fold && run.eq_ignore_ascii_case(label)) {
+                let same = same_bytes(run, label) || (self.fold && run.eq_ignore_ascii_case(label));
+                if !same {
                     break;
                 }
             }

@@ -22,8 +22,6 @@ use http::HeaderMap;
 use http_body::{Frame, SizeHint};
 
 use super::watchdog::InFlight;
-use crate::request::Request;
-use crate::response::Response;
 
 /// The body part of a committed head.
 pub(crate) enum HeadBody {
@@ -106,9 +104,8 @@ impl Exchange {
 /// It yields the pair only when `on_finish` hooks still need them.
 pub(crate) type ChainFuture = Pin<Box<dyn Future<Output = Option<Finished>> + Send>>;
 
-/// A finished request and response, kept for `on_finish` hooks (boxed: the
-/// pair is large and most responses have no hooks).
-pub(crate) type Finished = Box<(Request, Response)>;
+/// A finished request and response, kept for `on_finish` hooks.
+pub(crate) type Finished = super::pair::Pair;
 
 /// What the connection gets back once the head is known.
 pub(crate) type HyperResponse = http::Response<ResponseBody>;
@@ -189,7 +186,7 @@ fn spawn_rest(rest: ChainFuture) {
     };
     handle.spawn(async move {
         if let Some(mut pair) = rest.await {
-            let (req, res) = &mut *pair;
+            let (req, res) = pair.parts();
             res.run_finish_hooks(req);
         }
     });
@@ -257,7 +254,7 @@ impl ResponseBody {
     fn finish(&mut self) {
         // In place: moving the pair out of its box would copy ~800 bytes.
         if let Some(mut pair) = self.finisher.take() {
-            let (req, res) = &mut *pair;
+            let (req, res) = pair.parts();
             res.run_finish_hooks(req);
         }
     }

@@ -4,6 +4,7 @@
 pub(crate) mod exchange;
 mod graceful;
 pub(crate) mod header_pool;
+mod pair;
 mod sanitize;
 mod tls;
 mod watchdog;
@@ -25,7 +26,8 @@ use tokio::sync::watch;
 use crate::app::{App, AppRef};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
-use exchange::{ChainFuture, Dispatch, Exchange, Finished};
+use exchange::{ChainFuture, Dispatch, Exchange};
+use pair::Pair;
 use sanitize::{RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight};
 
@@ -522,16 +524,17 @@ fn service(
             }
         };
         let body = RawBody::Incoming(body);
-        let req = Request::new(parts, raw_target, body, peer, secure, app.clone());
-        let res = Response::new(&req, exchange.clone());
-        // The pair lives in its own box: the chain future then holds a pointer
-        // instead of moving ~800 bytes into its state, stays small enough to
-        // hold the top router's future inline, and hands the same box to
-        // `on_finish` hooks.
-        let mut pair: Finished = Box::new((req, res));
+        // The pair lives in its own (recycled) box: the chain future then
+        // holds a pointer instead of moving ~800 bytes into its state, stays
+        // small enough to hold the top router's future inline, and hands the
+        // same box to `on_finish` hooks.
+        let mut pair = Pair::new(
+            || Request::new(parts, raw_target, body, peer, secure, app.clone()),
+            |req| Response::new(req, exchange.clone()),
+        );
         let app = app.clone();
         let chain: ChainFuture = Box::pin(async move {
-            let (req, res) = &mut *pair;
+            let (req, res) = pair.parts();
             if let Some(status) = rejected {
                 reject(res, status);
                 return None;
