@@ -351,6 +351,43 @@ impl Request {
         }
     }
 
+    /// Enters a mount whose matched path is the first `removed_len` bytes of
+    /// `req.path`: [`Request::append_base_url`], then [`Request::strip_url`].
+    /// Returns what they return. The common case (an unrewritten origin-form
+    /// URL whose rest starts with `/`) takes one look at the URL.
+    pub(crate) fn enter_mount(&mut self, removed_len: usize) -> (bool, bool) {
+        if self.url.owned.is_none() && self.url.path.0 == 0 {
+            let url = current_url(&self.url, &self.absolute_target, &self.uri).as_bytes();
+            let from = self.url.start;
+            let joins = match self.base_url {
+                BaseUrl::Span(a, b) => a == b || b as usize == from,
+                BaseUrl::Owned(_) => false,
+            };
+            if joins
+                && removed_len > 0
+                && url.first() == Some(&b'/')
+                && url.get(removed_len) == Some(&b'/')
+                && removed_len <= self.url.path.1 as usize
+            {
+                let trailing_slash = url[removed_len - 1] == b'/';
+                let kept = removed_len - usize::from(trailing_slash);
+                if let BaseUrl::Span(a, b) = &mut self.base_url {
+                    if *a == *b {
+                        *a = from as u32;
+                    }
+                    *b = (from + kept) as u32;
+                }
+                self.url.start += removed_len;
+                self.url.path = (0, self.url.path.1 - removed_len as u32);
+                return (trailing_slash, false);
+            }
+        }
+        (
+            self.append_base_url(removed_len),
+            self.strip_url(removed_len),
+        )
+    }
+
     /// Strips `removed_len` bytes after the scheme and host from `req.url` (a mount
     /// path) and returns whether a `/` had to be prepended.
     pub(crate) fn strip_url(&mut self, removed_len: usize) -> bool {
@@ -880,6 +917,39 @@ mod tests {
             h.append(*k, HeaderValue::from_static(v));
         }
         h
+    }
+
+    #[test]
+    fn enter_mount_agrees_with_append_then_strip() {
+        let targets = [
+            "/log/plaintext",
+            "/log/",
+            "/log",
+            "/a//b?x=/y",
+            "/a/b/c/d?q",
+            "/a.b/c",
+            "http://h.example/a/b?c",
+            "/%2F/x",
+        ];
+        for target in targets {
+            for first in 1..=target.len() {
+                for second in [0, 1, 2, 3] {
+                    let mut fast = Request::for_test(Method::GET, target);
+                    let mut slow = Request::for_test(Method::GET, target);
+                    for len in [first, second] {
+                        if len == 0 || len > fast.path().len() {
+                            continue;
+                        }
+                        let got = fast.enter_mount(len);
+                        let want = (slow.append_base_url(len), slow.strip_url(len));
+                        assert_eq!(got, want, "{target} {first} {second}");
+                        assert_eq!(fast.url(), slow.url(), "{target} {first} {second}");
+                        assert_eq!(fast.path(), slow.path(), "{target} {first} {second}");
+                        assert_eq!(fast.base_url(), slow.base_url(), "{target} {first}");
+                    }
+                }
+            }
+        }
     }
 
     /// Strips a mount path as the router does: returns the saved base length.

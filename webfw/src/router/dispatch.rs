@@ -299,8 +299,7 @@ async fn run_use(
     let saved_url = req.url_state();
     let saved_base = req.base_url_len();
     // The removed text lives on in `base_url` (less a trailing `/`): no copy.
-    let trailing_slash = req.append_base_url(removed_len);
-    let slash_added = req.strip_url(removed_len);
+    let (trailing_slash, slash_added) = req.enter_mount(removed_len);
     let version = req.url_version();
     let out = run_handlers(handlers, req, res, err).await;
     if req.url_version() == version {
