@@ -88,26 +88,38 @@ impl Lit {
     }
 
     /// Does `p[at..]` start with this literal? The position after it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn eat(&self, p: &[u8], at: usize) -> Option<usize> {
         let n = self.text.len();
         let end = at.checked_add(n)?;
         let head = p.get(at..end)?;
-        let mut i = 0;
-        while i + 8 <= n {
-            if word(head, i) | word(&self.mask, i) != word(&self.text, i) {
-                return None;
+        let (text, mask) = (&*self.text, &*self.mask);
+        let same = if n >= 8 {
+            // Whole words; the last one overlaps its predecessor.
+            let mut i = 0;
+            while i + 8 < n {
+                if word(head, i) | word(mask, i) != word(text, i) {
+                    return None;
+                }
+                i += 8;
             }
-            i += 8;
-        }
-        while i < n {
-            if head[i] | self.mask[i] != self.text[i] {
-                return None;
-            }
-            i += 1;
-        }
-        Some(end)
+            word(head, n - 8) | word(mask, n - 8) == word(text, n - 8)
+        } else if n >= 4 {
+            half(head, 0) | half(mask, 0) == half(text, 0)
+                && half(head, n - 4) | half(mask, n - 4) == half(text, n - 4)
+        } else {
+            (0..n).all(|i| head[i] | mask[i] == text[i])
+        };
+        same.then_some(end)
     }
+}
+
+/// Four bytes of `s` at `i` as one word.
+#[inline(always)]
+fn half(s: &[u8], i: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&s[i..i + 4]);
+    u32::from_ne_bytes(w)
 }
 
 /// Eight bytes of `s` at `i` as one word.
@@ -278,5 +290,32 @@ impl Segments {
             return self.step(p, next, k + 1, spans);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lit;
+
+    #[test]
+    fn lit_eat_agrees_with_a_bytewise_comparison_at_every_length() {
+        let text = "/Abc/def-GHI/jklm/NOP";
+        for n in 0..=text.len() {
+            for insensitive in [false, true] {
+                let lit = Lit::new(&text[..n], insensitive);
+                let path = format!("x{}rest", &text[..n]);
+                assert_eq!(lit.eat(path.as_bytes(), 1), Some(1 + n));
+                let upper = format!("x{}", text[..n].to_ascii_uppercase());
+                let same_when_upper = insensitive || text[..n] == text[..n].to_ascii_uppercase();
+                assert_eq!(lit.eat(upper.as_bytes(), 1).is_some(), same_when_upper);
+                for flip in 0..n {
+                    let mut bad = path.clone().into_bytes();
+                    bad[1 + flip] = b'#';
+                    assert_eq!(lit.eat(&bad, 1), None, "length {n}, byte {flip}");
+                }
+                // One byte short of the literal.
+                assert_eq!(lit.eat(&path.as_bytes()[..n], 1), None);
+            }
+        }
     }
 }
