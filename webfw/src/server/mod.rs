@@ -29,7 +29,7 @@ use crate::response::Response;
 use exchange::{ChainFuture, Dispatch, Exchange};
 use pair::Pair;
 use sanitize::{RawTargets, Sanitize, Sniffed};
-use watchdog::{Activity, InFlight};
+use watchdog::{Activity, InFlight, Watchdog};
 
 pub use tls::TlsConfig;
 
@@ -344,6 +344,16 @@ async fn accept_loop<L: Accept>(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let graceful = graceful::Graceful::default();
+    let watchdog = match Watchdog::start(opts.header_read_timeout) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            eprintln!(
+                "webfw: cannot start the header-read timeout's clock ({e}); \
+                 connections will not be closed for going quiet"
+            );
+            None
+        }
+    };
     let builders = Arc::new(Builders::new());
     let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
     loop {
@@ -379,11 +389,9 @@ async fn accept_loop<L: Accept>(
                 }
             }
         });
-        tokio::spawn(watchdog::watch(
-            activity,
-            task.abort_handle(),
-            opts.header_read_timeout,
-        ));
+        if let Some(watchdog) = &watchdog {
+            watchdog.watch(activity, task.abort_handle());
+        }
     }
     graceful.shutdown().await;
     // Every connection is done: write out log lines still queued behind a
