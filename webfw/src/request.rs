@@ -37,7 +37,9 @@ pub struct Request {
     method: Method,
     uri: Uri,
     version: Version,
-    headers: HeaderMap,
+    /// Always present; an option only so that dropping the request, which
+    /// hands the map on, leaves nothing behind to drop.
+    headers: Option<HeaderMap>,
     body: RawBody,
     /// The request target as received (`req.originalUrl`), when it cannot be
     /// borrowed from `uri` (absolute-form targets, targets the connection
@@ -62,7 +64,9 @@ pub struct Request {
 impl Drop for Request {
     fn drop(&mut self) {
         // The request's map has the size a small response needs.
-        crate::server::header_pool::give(std::mem::take(&mut self.headers));
+        if let Some(map) = self.headers.take() {
+            crate::server::header_pool::give(map);
+        }
     }
 }
 
@@ -110,7 +114,7 @@ impl Request {
             method: parts.method,
             uri: parts.uri,
             version: parts.version,
-            headers,
+            headers: Some(headers),
             body,
             absolute_target,
             url: UrlState {
@@ -216,7 +220,10 @@ impl Request {
     /// assert!(req.headers().is_empty());
     /// ```
     pub fn headers(&self) -> &HeaderMap {
-        &self.headers
+        match &self.headers {
+            Some(h) => h,
+            None => crate::server::header_pool::empty(),
+        }
     }
 
     /// Mutable access to the request headers.
@@ -227,7 +234,7 @@ impl Request {
     /// assert_eq!(req.get("X-A"), Some("1"));
     /// ```
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
-        &mut self.headers
+        self.headers.get_or_insert_with(HeaderMap::new)
     }
 
     /// `req.get(name)` / `req.header(name)`: a header value, case-insensitively;
@@ -242,11 +249,11 @@ impl Request {
     pub fn get(&self, name: &str) -> Option<&str> {
         let value = if name.eq_ignore_ascii_case("referer") || name.eq_ignore_ascii_case("referrer")
         {
-            self.headers
+            self.headers()
                 .get("referrer")
-                .or_else(|| self.headers.get("referer"))
+                .or_else(|| self.headers().get("referer"))
         } else {
-            self.headers.get(name)
+            self.headers().get(name)
         };
         value.and_then(header_str)
     }
@@ -590,7 +597,7 @@ impl Request {
 
     fn proxy_chain(&self) -> (String, Vec<String>) {
         let trust = &self.app.settings().trust_proxy;
-        let xff = self.headers.get("x-forwarded-for").and_then(header_str);
+        let xff = self.headers().get("x-forwarded-for").and_then(header_str);
         crate::http::proxy_addr::proxy_chain(trust, canonical_ip(self.remote.ip()), xff)
     }
 
@@ -613,7 +620,7 @@ impl Request {
         if !self.trusts_peer() {
             return own;
         }
-        match self.headers.get("x-forwarded-proto").and_then(header_str) {
+        match self.headers().get("x-forwarded-proto").and_then(header_str) {
             Some(v) => v.split(',').next().unwrap_or("").trim(),
             None => own,
         }
@@ -641,7 +648,7 @@ impl Request {
         let mut host = None;
         if self.trusts_peer() {
             host = self
-                .headers
+                .headers()
                 .get("x-forwarded-host")
                 .and_then(header_str)
                 .map(|h| match h.find(',') {
@@ -651,7 +658,7 @@ impl Request {
         }
         let host = match host {
             Some(h) => h,
-            None => match self.headers.get(http::header::HOST).and_then(header_str) {
+            None => match self.headers().get(http::header::HOST).and_then(header_str) {
                 Some(h) => h,
                 None => self.uri.host()?,
             },
@@ -697,7 +704,7 @@ impl Request {
     /// assert!(!req.xhr());
     /// ```
     pub fn xhr(&self) -> bool {
-        self.headers
+        self.headers()
             .get("x-requested-with")
             .and_then(header_str)
             .is_some_and(|v| v.eq_ignore_ascii_case("xmlhttprequest"))
@@ -713,7 +720,7 @@ impl Request {
     /// assert!(!req.fresh(&res));
     /// ```
     pub fn fresh(&self, res: &crate::response::Response) -> bool {
-        res.is_fresh_for(&self.method, &self.headers)
+        res.is_fresh_for(&self.method, self.headers())
     }
 
     /// `req.stale`: `!req.fresh`.
@@ -872,6 +879,7 @@ pub(crate) fn protohost_len(url: &str) -> usize {
 }
 
 /// `req.originalUrl`, from the fields that hold it (borrowing only those).
+#[inline]
 fn original_url<'a>(absolute_target: &'a Option<String>, uri: &'a Uri) -> &'a str {
     if let Some(abs) = absolute_target {
         return abs;
@@ -883,6 +891,7 @@ fn original_url<'a>(absolute_target: &'a Option<String>, uri: &'a Uri) -> &'a st
 }
 
 /// `req.url`, from the fields that hold it (borrowing only those).
+#[inline]
 fn current_url<'a>(
     url: &'a UrlState,
     absolute_target: &'a Option<String>,

@@ -405,10 +405,9 @@ impl Response {
     }
 
     fn map(&self) -> &HeaderMap {
-        static EMPTY: std::sync::OnceLock<HeaderMap> = std::sync::OnceLock::new();
         match &self.headers {
             Some(h) => h,
-            None => EMPTY.get_or_init(HeaderMap::new),
+            None => header_pool::empty(),
         }
     }
 

@@ -230,7 +230,12 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             .extensions_mut()
             .insert(hyper::ext::ReasonPhrase::from_static(b"unknown"));
     }
-    *response.headers_mut() = headers;
+    let made = std::mem::replace(response.headers_mut(), headers);
+    if made.capacity() == 0 {
+        // The map `Response::new` made owns no memory: forgetting it leaks
+        // nothing and skips its drop glue (~60 instructions per response).
+        std::mem::forget(made);
+    }
     response
 }
 

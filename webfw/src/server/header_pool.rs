@@ -16,6 +16,12 @@ thread_local! {
     static SPARE: Cell<Option<HeaderMap>> = const { Cell::new(None) };
 }
 
+/// A shared empty map, for a header map that is absent.
+pub(crate) fn empty() -> &'static HeaderMap {
+    static EMPTY: std::sync::OnceLock<HeaderMap> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(HeaderMap::new)
+}
+
 /// An empty map, recycled when one is available.
 pub(crate) fn take() -> HeaderMap {
     SPARE
