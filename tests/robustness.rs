@@ -35,6 +35,26 @@ async fn panicking_handler_gives_500_and_the_server_keeps_serving() {
 }
 
 #[tokio::test]
+async fn a_panic_in_mounted_middleware_is_an_error_for_the_next_error_handler() {
+    let mut app = webfw::app();
+    app.use_at(
+        "/m",
+        (
+            |_: &mut Request, _: &mut Response| -> Result { panic!("middleware exploded") },
+            |_: &mut Request, res: &mut Response| res.send("skipped while an error travels"),
+        ),
+    );
+    app.use_(|err: Error, req: &mut Request, res: &mut Response| {
+        let body = format!("{} {} at {}", err.status(), err, req.url());
+        res.status(err.status()).send(body)
+    });
+    let srv = TestServer::start(app).await;
+    let res = srv.get("/m/x").await;
+    assert_eq!(res.status, 500);
+    assert_eq!(res.text(), "500 middleware exploded at /m/x");
+}
+
+#[tokio::test]
 async fn panic_does_not_break_a_keep_alive_connection() {
     let srv = TestServer::start(panicking_app("production")).await;
     let mut conn = Conn::open(srv.addr).await;

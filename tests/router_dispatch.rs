@@ -516,6 +516,45 @@ async fn async_handler_error_is_routed_like_a_sync_one() {
     assert_eq!(res.text(), "422 async failure");
 }
 
+async fn async_mark(req: &mut Request, _: &mut Response) -> Result {
+    tokio::task::yield_now().await;
+    let entry = format!("async:{}", req.url());
+    trace(req, &entry);
+    next()
+}
+
+fn sync_mark(req: &mut Request, _: &mut Response) -> Result {
+    let entry = format!("sync:{}", req.url());
+    trace(req, &entry);
+    next()
+}
+
+fn sync_fail(req: &mut Request, _: &mut Response) -> Result {
+    trace(req, "fail");
+    Err(Error::status_message(418, "teapot"))
+}
+
+fn recover(err: Error, req: &mut Request, _: &mut Response) -> Result {
+    trace(req, &format!("caught {err}"));
+    next()
+}
+
+/// Synchronous handlers run without a future until one may await; the rest
+/// of the layer, its errors and its mount path continue on the async path.
+#[tokio::test]
+async fn sync_and_async_handlers_mix_in_one_layer() {
+    let mut app = webfw::app();
+    app.use_at("/m", (sync_mark, async_mark, sync_fail, sync_mark, recover));
+    app.use_at("/m", (sync_fail, recover, sync_mark));
+    app.get("/m/x", (sync_mark, async_mark, sync_mark, send_trace));
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/m/x").await.text(),
+        "sync:/x,async:/x,fail,caught teapot,fail,caught teapot,sync:/x,\
+         sync:/m/x,async:/m/x,sync:/m/x"
+    );
+}
+
 // ---- route chains, all, methods ----
 
 #[tokio::test]

@@ -131,6 +131,32 @@ impl Future for HandlerFuture<'_> {
 pub trait Handler: Send + Sync + 'static {
     /// Handles the request.
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a>;
+
+    /// Handles the request synchronously, for a handler that never awaits;
+    /// `None` (the default) without doing anything means "use
+    /// [`Handler::call`]". The router runs a synchronous stretch of handlers
+    /// without building a future for it.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::{Handler, HandlerFuture};
+    ///
+    /// struct Hi;
+    /// impl Handler for Hi {
+    ///     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+    ///         HandlerFuture::Ready(self.call_now(req, res))
+    ///     }
+    ///     fn call_now(&self, _req: &mut Request, res: &mut Response) -> Option<Result> {
+    ///         Some(res.send("hi"))
+    ///     }
+    /// }
+    /// let mut app = webfw::app();
+    /// app.get("/", Hi);
+    /// ```
+    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
+        let _ = (req, res);
+        None
+    }
 }
 
 /// Error-handling middleware: `(err, req, res, next)` in Express. Return
@@ -260,6 +286,10 @@ where
 {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         HandlerFuture::Ready(Some((self.0)(req, res)))
+    }
+
+    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
+        Some((self.0)(req, res))
     }
 }
 

@@ -610,8 +610,12 @@ impl Logger {
 
 impl Handler for Logger {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        HandlerFuture::Ready(self.call_now(req, res))
+    }
+
+    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<crate::handler::Result> {
         self.start(req, res);
-        HandlerFuture::Ready(Some(Ok(Flow::Next)))
+        Some(Ok(Flow::Next))
     }
 }
 

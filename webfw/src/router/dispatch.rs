@@ -168,15 +168,37 @@ impl Router {
                 }
             }
             match &layer.kind {
-                LayerKind::Route(route) => match dispatch_route(route, req, res, &method).await {
-                    (Step::Done, _) => return Exit::Done,
-                    (Step::LeaveRouter, _) => {
-                        return self.finish(res, None, &allow, is_options);
+                LayerKind::Route(route) => {
+                    let out = match dispatch_route_now(route, req, res, &method) {
+                        Now::Done(out) => out,
+                        Now::From(i, err) => dispatch_route(route, req, res, &method, i, err).await,
+                    };
+                    match out {
+                        (Step::Done, _) => return Exit::Done,
+                        (Step::LeaveRouter, _) => {
+                            return self.finish(res, None, &allow, is_options);
+                        }
+                        (Step::Next, err) => layer_error = err,
                     }
-                    (Step::Next, err) => layer_error = err,
-                },
+                }
                 LayerKind::Use(handlers) => {
-                    match run_use(handlers, matched.len, req, res, layer_error.take()).await {
+                    let err = layer_error.take();
+                    let out = match Mount::enter(matched.len, req) {
+                        Some(mount) => {
+                            // Synchronous handlers run without a future; the
+                            // first that may await continues on the async path.
+                            let out = match run_handlers_now(handlers, req, res, err) {
+                                Now::Done(out) => out,
+                                Now::From(i, err) => {
+                                    run_handlers(&handlers[i..], req, res, err).await
+                                }
+                            };
+                            mount.leave(req);
+                            out
+                        }
+                        None => (Step::Next, err),
+                    };
+                    match out {
                         (Step::Done, _) => return Exit::Done,
                         (Step::LeaveRouter, _) => {
                             return self.finish(res, None, &allow, is_options);
@@ -276,43 +298,114 @@ impl Router {
     }
 }
 
-/// Runs a `use` layer: strips the mount path, runs its handlers in order,
-/// restores the URL. Returns how it ended and the pending error.
-async fn run_use(
+/// A `use` layer's mount path, stripped from `req.url` (and added to
+/// `req.baseUrl`) while the layer's handlers run.
+struct Mount(Option<Stripped>);
+
+struct Stripped {
+    saved_url: crate::request::UrlState,
+    saved_base: usize,
+    trailing_slash: bool,
+    slash_added: bool,
+    version: u32,
+}
+
+impl Mount {
+    /// Strips the first `removed_len` bytes of `req.path`; `None` when they do
+    /// not end at a segment boundary (the layer does not apply).
+    fn enter(removed_len: usize, req: &mut Request) -> Option<Mount> {
+        if removed_len == 0 {
+            return Some(Mount(None));
+        }
+        // The mount path must end at a segment boundary (Express also allows `.`).
+        if let Some(&c) = req.path().as_bytes().get(removed_len)
+            && c != b'/'
+            && c != b'.'
+        {
+            return None;
+        }
+        let saved_url = req.url_state();
+        let saved_base = req.base_url_len();
+        // The removed text lives on in `base_url` (less a trailing `/`): no copy.
+        let (trailing_slash, slash_added) = req.enter_mount(removed_len);
+        Some(Mount(Some(Stripped {
+            saved_url,
+            saved_base,
+            trailing_slash,
+            slash_added,
+            version: req.url_version(),
+        })))
+    }
+
+    /// Restores `req.url` and `req.baseUrl`; a URL a handler rewrote gets
+    /// the mount path put back in front (Express's restore).
+    fn leave(self, req: &mut Request) {
+        let Some(m) = self.0 else {
+            return;
+        };
+        if req.url_version() == m.version {
+            req.restore_url_state(m.saved_url);
+        } else {
+            let mut removed = req.base_url()[m.saved_base..].to_owned();
+            if m.trailing_slash {
+                removed.push('/');
+            }
+            req.unstrip_rewritten(&removed, m.slash_added);
+        }
+        req.truncate_base_url(m.saved_base);
+    }
+}
+
+/// Where a synchronous run of handlers stopped.
+enum Now {
+    /// Every handler ran, or one ended the run: the outcome.
+    Done((Step, Option<Error>)),
+    /// Handler `.0` may await: the async path goes on from it, with the
+    /// error travelling so far.
+    From(usize, Option<Error>),
+}
+
+/// [`run_handlers`] for as long as the handlers are synchronous (see
+/// [`Handler::call_now`](crate::handler::Handler::call_now)).
+fn run_handlers_now(
     handlers: &[Middleware],
-    removed_len: usize,
     req: &mut Request,
     res: &mut Response,
-    err: Option<Error>,
-) -> (Step, Option<Error>) {
-    if removed_len == 0 {
-        return run_handlers(handlers, req, res, err).await;
-    }
-    let path = req.path();
-    // The mount path must end at a segment boundary (Express also allows `.`).
-    if let Some(&c) = path.as_bytes().get(removed_len)
-        && c != b'/'
-        && c != b'.'
-    {
-        return (Step::Next, err);
-    }
-    let saved_url = req.url_state();
-    let saved_base = req.base_url_len();
-    // The removed text lives on in `base_url` (less a trailing `/`): no copy.
-    let (trailing_slash, slash_added) = req.enter_mount(removed_len);
-    let version = req.url_version();
-    let out = run_handlers(handlers, req, res, err).await;
-    if req.url_version() == version {
-        req.restore_url_state(saved_url);
-    } else {
-        let mut removed = req.base_url()[saved_base..].to_owned();
-        if trailing_slash {
-            removed.push('/');
+    mut err: Option<Error>,
+) -> Now {
+    for (i, h) in handlers.iter().enumerate() {
+        let result = match h {
+            Middleware::Handler(_) if err.is_some() => continue,
+            Middleware::Handler(f) => match call_now(&**f, req, res) {
+                Some(r) => r,
+                None => return Now::From(i, err),
+            },
+            Middleware::Error(_) if err.is_none() => continue,
+            Middleware::Router(_) | Middleware::Mounted(_) if err.is_some() => continue,
+            Middleware::App(_) => continue,
+            _ => return Now::From(i, err),
+        };
+        match result {
+            Ok(Flow::Next) | Ok(Flow::Route) => {}
+            Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
+            Ok(Flow::Done) => return Now::Done((Step::Done, None)),
+            Err(e) => err = Some(e),
         }
-        req.unstrip_rewritten(&removed, slash_added);
     }
-    req.truncate_base_url(saved_base);
-    out
+    Now::Done((Step::Next, err))
+}
+
+/// A handler's synchronous entry point, under the same panic guard as
+/// [`guarded`].
+fn call_now(
+    f: &dyn crate::handler::Handler,
+    req: &mut Request,
+    res: &mut Response,
+) -> Option<Result> {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| f.call_now(req, res))) {
+        Ok(r) => r,
+        Err(payload) => Some(Err(panic_error(payload))),
+    }
 }
 
 /// Runs the handlers of one layer in order, honouring error mode.
@@ -370,16 +463,49 @@ async fn run_handlers(
     (Step::Next, err)
 }
 
-/// `route.dispatch`: the route's handlers for the request's method.
+/// [`dispatch_route`] for as long as the handlers are synchronous.
+fn dispatch_route_now(route: &Route, req: &mut Request, res: &mut Response, method: &str) -> Now {
+    let method = route.dispatch_method(method);
+    let mut err: Option<Error> = None;
+    for (i, (sel, h)) in route.stack.iter().enumerate() {
+        if let MethodSel::One(m) = sel
+            && m != method
+        {
+            continue;
+        }
+        let result = match h {
+            Middleware::Error(_) if err.is_none() => continue,
+            Middleware::Error(_) => return Now::From(i, err),
+            _ if err.is_some() => continue,
+            Middleware::Handler(f) => match call_now(&**f, req, res) {
+                Some(r) => r,
+                None => return Now::From(i, err),
+            },
+            _ => return Now::From(i, err),
+        };
+        match result {
+            Ok(Flow::Next) => {}
+            Ok(Flow::Route) => return Now::Done((Step::Next, None)),
+            Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
+            Ok(Flow::Done) => return Now::Done((Step::Done, None)),
+            Err(e) => err = Some(e),
+        }
+    }
+    Now::Done((Step::Next, err))
+}
+
+/// `route.dispatch`: the route's handlers for the request's method, from
+/// handler `from` on, with the error travelling so far.
 async fn dispatch_route(
     route: &Route,
     req: &mut Request,
     res: &mut Response,
     method: &str,
+    from: usize,
+    mut err: Option<Error>,
 ) -> (Step, Option<Error>) {
     let method = route.dispatch_method(method);
-    let mut err: Option<Error> = None;
-    for (sel, h) in &route.stack {
+    for (sel, h) in &route.stack[from..] {
         if let MethodSel::One(m) = sel
             && m != method
         {
