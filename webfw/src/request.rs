@@ -360,9 +360,11 @@ impl Request {
 
     /// Enters a mount whose matched path is the first `removed_len` bytes of
     /// `req.path`: [`Request::append_base_url`], then [`Request::strip_url`].
-    /// Returns what they return. The common case (an unrewritten origin-form
-    /// URL whose rest starts with `/`) takes one look at the URL.
-    pub(crate) fn enter_mount(&mut self, removed_len: usize) -> (bool, bool) {
+    /// Returns what they return, or `None` (changing nothing) when those bytes
+    /// do not end at a segment boundary (Express also allows `.`). The common
+    /// case (an unrewritten origin-form URL whose rest starts with `/`) takes
+    /// one look at the URL.
+    pub(crate) fn enter_mount(&mut self, removed_len: usize) -> Option<(bool, bool)> {
         if self.url.owned.is_none() && self.url.path.0 == 0 {
             let url = current_url(&self.url, &self.absolute_target, &self.uri).as_bytes();
             let from = self.url.start;
@@ -386,13 +388,19 @@ impl Request {
                 }
                 self.url.start += removed_len;
                 self.url.path = (0, self.url.path.1 - removed_len as u32);
-                return (trailing_slash, false);
+                return Some((trailing_slash, false));
             }
         }
-        (
+        if let Some(&c) = self.path().as_bytes().get(removed_len)
+            && c != b'/'
+            && c != b'.'
+        {
+            return None;
+        }
+        Some((
             self.append_base_url(removed_len),
             self.strip_url(removed_len),
-        )
+        ))
     }
 
     /// Strips `removed_len` bytes after the scheme and host from `req.url` (a mount
@@ -950,7 +958,10 @@ mod tests {
                             continue;
                         }
                         let got = fast.enter_mount(len);
-                        let want = (slow.append_base_url(len), slow.strip_url(len));
+                        let boundary =
+                            matches!(slow.path().as_bytes().get(len), None | Some(b'/' | b'.'));
+                        let want =
+                            boundary.then(|| (slow.append_base_url(len), slow.strip_url(len)));
                         assert_eq!(got, want, "{target} {first} {second}");
                         assert_eq!(fast.url(), slow.url(), "{target} {first} {second}");
                         assert_eq!(fast.path(), slow.path(), "{target} {first} {second}");

@@ -317,17 +317,10 @@ impl Mount {
         if removed_len == 0 {
             return Some(Mount(None));
         }
-        // The mount path must end at a segment boundary (Express also allows `.`).
-        if let Some(&c) = req.path().as_bytes().get(removed_len)
-            && c != b'/'
-            && c != b'.'
-        {
-            return None;
-        }
         let saved_url = req.url_state();
         let saved_base = req.base_url_len();
         // The removed text lives on in `base_url` (less a trailing `/`): no copy.
-        let (trailing_slash, slash_added) = req.enter_mount(removed_len);
+        let (trailing_slash, slash_added) = req.enter_mount(removed_len)?;
         Some(Mount(Some(Stripped {
             saved_url,
             saved_base,
