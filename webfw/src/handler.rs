@@ -285,7 +285,7 @@ where
     F: Fn(&mut Request, &mut Response) -> Result + Send + Sync + 'static,
 {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(Some((self.0)(req, res)))
+        HandlerFuture::Ready(self.call_now(req, res))
     }
 
     fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
