@@ -416,6 +416,12 @@ impl SharedFinish for Inner {
         self.reads.as_deref()
     }
 
+    fn runs_early(&self) -> bool {
+        // An untimed format of built-in tokens only (known reads): the line
+        // is the same before the response is written as after.
+        !self.timed && self.reads().is_some()
+    }
+
     fn finish(&self, req: &Request, res: &Response, since: Option<Instant>) {
         let cx = Cx {
             start: since,

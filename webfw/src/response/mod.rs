@@ -50,6 +50,10 @@ struct MoreHooks {
 pub(crate) trait SharedFinish: Send + Sync {
     /// The response headers `finish` reads, lower-case; `None`: any.
     fn reads(&self) -> Option<&[HeaderName]>;
+    /// Whether `finish` depends on nothing but the request and the
+    /// complete response (not on when the response was written): it may
+    /// then run as soon as the response is complete, before it is written.
+    fn runs_early(&self) -> bool;
     /// `since`: as given to [`Response::on_finish_shared`].
     fn finish(&self, req: &Request, res: &Response, since: Option<Instant>);
 }
@@ -612,6 +616,15 @@ impl Response {
         self.head_at
     }
 
+    /// Whether the `on_finish` hooks may run once the response is complete
+    /// rather than once it is written: a single shared hook that says so.
+    pub(crate) fn finish_hooks_run_early(&self) -> bool {
+        match (&self.on_finish, &self.more_hooks) {
+            (Some(FinishHook::Shared(h, _)), None) => h.runs_early(),
+            _ => false,
+        }
+    }
+
     pub(crate) fn has_finish_hooks(&self) -> bool {
         self.on_finish.is_some()
     }
@@ -846,6 +859,9 @@ mod tests {
         fn reads(&self) -> Option<&[HeaderName]> {
             static NAMES: [HeaderName; 1] = [HeaderName::from_static("x-kept")];
             Some(&NAMES)
+        }
+        fn runs_early(&self) -> bool {
+            false
         }
         fn finish(&self, _req: &Request, res: &Response, _since: Option<Instant>) {
             let seen = format!(

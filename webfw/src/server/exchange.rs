@@ -89,6 +89,16 @@ impl Exchange {
         self.lock().head.take()
     }
 
+    fn has_head(&self) -> bool {
+        self.lock().head.is_some()
+    }
+
+    /// Whether the whole response (head and body) is here.
+    fn is_complete(&self) -> bool {
+        let st = self.lock();
+        st.head.is_some() && st.ended
+    }
+
     /// Prepares the exchange for the next request on the same connection.
     pub(crate) fn reset(&self) {
         let mut st = self.lock();
@@ -121,6 +131,10 @@ pub(crate) struct Dispatch {
     /// drops the body.
     in_flight: Option<InFlight>,
     on_panic: PanicResponder,
+    /// Set when the chain answered during [`Dispatch::new`]: what it
+    /// returned, if it finished. The head waits in the exchange, so the
+    /// future stays small for hyper to move.
+    answered: Option<Option<Finished>>,
 }
 
 impl Dispatch {
@@ -130,11 +144,55 @@ impl Dispatch {
         in_flight: InFlight,
         on_panic: PanicResponder,
     ) -> Self {
-        Dispatch {
+        let mut d = Dispatch {
             chain: Some(chain),
             exchange,
             in_flight: Some(in_flight),
             on_panic,
+            answered: None,
+        };
+        // Run the chain now, while hyper is still inside its service call:
+        // a chain that finishes synchronously then drops the request before
+        // hyper's next read, and the request's URI and header values, which
+        // share hyper's read buffer, no longer keep that buffer from being
+        // reused in place (else hyper allocates a new 8 KiB buffer for every
+        // request). A chain that must wait is polled again by hyper at once
+        // with the connection's waker, so the no-op waker is never relied on.
+        if let Poll::Ready(mut done) = d.step(&mut Context::from_waker(Waker::noop())) {
+            if let Some(pair) = done.as_mut()
+                && d.exchange.is_complete()
+            {
+                // Hooks that need no finish time see the same request and
+                // response now as after the write: run them, and the
+                // request is gone before hyper's next read as well.
+                let (req, res) = pair.parts();
+                if res.finish_hooks_run_early() {
+                    res.run_finish_hooks(req);
+                    done = None;
+                }
+            }
+            d.answered = Some(done);
+        }
+        d
+    }
+
+    /// Polls the chain; ready once the chain is done (with the pair when
+    /// hooks still need it) or a head is waiting in the exchange.
+    fn step(&mut self, cx: &mut Context<'_>) -> Poll<Option<Finished>> {
+        let Some(chain) = self.chain.as_mut() else {
+            return Poll::Pending;
+        };
+        match std::panic::catch_unwind(AssertUnwindSafe(|| chain.as_mut().poll(cx))) {
+            Ok(Poll::Ready(done)) => {
+                self.chain = None;
+                Poll::Ready(done)
+            }
+            Ok(Poll::Pending) if self.exchange.has_head() => Poll::Ready(None),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(_) => {
+                self.chain = None;
+                Poll::Ready(None)
+            }
         }
     }
 }
@@ -144,26 +202,12 @@ impl Future for Dispatch {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let Some(chain) = this.chain.as_mut() else {
-            return Poll::Pending;
+        let done = match this.answered.take() {
+            Some(done) => done,
+            None => std::task::ready!(this.step(cx)),
         };
-        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| chain.as_mut().poll(cx)));
-        match polled {
-            Ok(Poll::Ready(done)) => {
-                this.chain = None;
-                let head = this.exchange.take_head();
-                Poll::Ready(Ok(build(head, this, done)))
-            }
-            Ok(Poll::Pending) => match this.exchange.take_head() {
-                Some(head) => Poll::Ready(Ok(build(Some(head), this, None))),
-                None => Poll::Pending,
-            },
-            Err(_) => {
-                this.chain = None;
-                let head = this.exchange.take_head();
-                Poll::Ready(Ok(build(head, this, None)))
-            }
-        }
+        let head = this.exchange.take_head();
+        Poll::Ready(Ok(build(head, this, done)))
     }
 }
 
@@ -348,5 +392,162 @@ impl http_body::Body for ResponseBody {
             Kind::Full(None) => SizeHint::with_exact(0),
             Kind::Stream { .. } => SizeHint::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Instant;
+
+    use http::{HeaderName, Method};
+
+    use super::super::pair::Pair;
+    use super::super::watchdog::Activity;
+    use super::*;
+    use crate::request::Request;
+    use crate::response::{Response, SharedFinish};
+
+    struct Hook {
+        early: bool,
+        ran: Arc<AtomicUsize>,
+    }
+
+    impl SharedFinish for Hook {
+        fn reads(&self) -> Option<&[HeaderName]> {
+            Some(&[])
+        }
+        fn runs_early(&self) -> bool {
+            self.early
+        }
+        fn finish(&self, _req: &Request, _res: &Response, _since: Option<Instant>) {
+            self.ran.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Pending at its first poll (waking its waker), ready at the next.
+    struct YieldOnce(bool);
+
+    impl Future for YieldOnce {
+        type Output = ();
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+            if std::mem::replace(&mut self.0, true) {
+                return Poll::Ready(());
+            }
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+
+    /// A dispatch whose chain registers a finish hook (when `hook` is
+    /// given), optionally yields once, then sends.
+    fn dispatch(hook: Option<Hook>, yields: bool) -> Dispatch {
+        let exchange = Arc::new(Exchange::default());
+        let mut pair = Pair::new(
+            || Request::for_test(Method::GET, "/"),
+            |req| Response::new(req, exchange.clone()),
+        );
+        let chain: ChainFuture = Box::pin(async move {
+            if yields {
+                YieldOnce(false).await;
+            }
+            let (_, res) = pair.parts();
+            if let Some(hook) = hook {
+                res.on_finish_shared(Arc::new(hook), None);
+            }
+            res.send("done").unwrap();
+            res.has_finish_hooks().then_some(pair)
+        });
+        let activity = Arc::new(Activity::default());
+        Dispatch::new(
+            chain,
+            exchange,
+            InFlight::new(&activity),
+            crate::final_handler::panic_response,
+        )
+    }
+
+    fn poll(d: &mut Dispatch, waker: &Waker) -> Poll<HyperResponse> {
+        let polled = Pin::new(d).poll(&mut Context::from_waker(waker));
+        polled.map(|r| r.unwrap_or_else(|never| match never {}))
+    }
+
+    #[test]
+    fn a_synchronous_chain_is_answered_while_the_dispatch_is_made() {
+        let d = dispatch(None, false);
+        assert!(d.answered.is_some());
+        assert!(d.chain.is_none(), "the chain is done, its request dropped");
+    }
+
+    #[test]
+    fn a_chain_that_waits_is_polled_again_by_the_connection() {
+        let mut d = dispatch(None, true);
+        assert!(d.answered.is_none(), "the first poll only started it");
+        let Poll::Ready(response) = poll(&mut d, Waker::noop()) else {
+            panic!("the second poll finishes the chain");
+        };
+        assert_eq!(response.status(), 200);
+    }
+
+    #[test]
+    fn a_hook_that_may_run_early_runs_before_the_response_is_written() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let mut d = dispatch(
+            Some(Hook {
+                early: true,
+                ran: ran.clone(),
+            }),
+            false,
+        );
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
+        let Poll::Ready(response) = poll(&mut d, Waker::noop()) else {
+            panic!("answered");
+        };
+        assert!(
+            response.body().finisher.is_none(),
+            "nothing is left to run when the body is done"
+        );
+        drop(response);
+        assert_eq!(ran.load(Ordering::SeqCst), 1, "and only once");
+    }
+
+    #[test]
+    fn other_hooks_run_once_the_body_is_done() {
+        for yields in [false, true] {
+            let ran = Arc::new(AtomicUsize::new(0));
+            let mut d = dispatch(
+                Some(Hook {
+                    early: false,
+                    ran: ran.clone(),
+                }),
+                yields,
+            );
+            let response = loop {
+                if let Poll::Ready(r) = poll(&mut d, Waker::noop()) {
+                    break r;
+                }
+            };
+            assert_eq!(ran.load(Ordering::SeqCst), 0, "not before the write");
+            drop(response);
+            assert_eq!(ran.load(Ordering::SeqCst), 1);
+        }
+    }
+
+    #[test]
+    fn a_hook_of_a_waiting_chain_runs_once_the_body_is_done() {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let mut d = dispatch(
+            Some(Hook {
+                early: true,
+                ran: ran.clone(),
+            }),
+            true,
+        );
+        let Poll::Ready(response) = poll(&mut d, Waker::noop()) else {
+            panic!("the second poll finishes the chain");
+        };
+        assert_eq!(ran.load(Ordering::SeqCst), 0);
+        drop(response);
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
     }
 }
