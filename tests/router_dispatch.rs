@@ -555,6 +555,61 @@ async fn sync_and_async_handlers_mix_in_one_layer() {
     );
 }
 
+async fn async_rewrite(req: &mut Request, _: &mut Response) -> Result {
+    tokio::task::yield_now().await;
+    trace(req, "rewrite");
+    req.set_url("/w/after");
+    next()
+}
+
+/// The walk runs synchronously until a layer may await, then goes on from
+/// the next layer: each layer runs once, in order, and a URL rewritten
+/// while waiting decides which layers come after.
+#[tokio::test]
+async fn a_walk_goes_on_after_a_layer_that_awaited() {
+    let mut app = webfw::app();
+    app.use_(sync_mark);
+    app.get("/w/before", async_mark);
+    app.use_(sync_mark);
+    app.use_at("/w", async_mark);
+    app.get("/w/before", sync_mark);
+    app.use_(async_rewrite);
+    app.get("/w/before", |_: &mut Request, res: &mut Response| {
+        res.send("never")
+    });
+    app.get("/w/after", (sync_mark, async_mark, send_trace));
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/w/before").await.text(),
+        "sync:/w/before,async:/w/before,sync:/w/before,async:/before,\
+         sync:/w/before,rewrite,sync:/w/after,async:/w/after"
+    );
+}
+
+/// Param callbacks run on the async path; the layers after them run once.
+#[tokio::test]
+async fn the_walk_goes_on_after_param_callbacks() {
+    let mut app = webfw::app();
+    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
+        trace(req, &format!("param {id}"));
+        next()
+    });
+    app.use_(sync_mark);
+    app.get("/p/:id", sync_mark);
+    app.get("/p/:id", (async_mark, sync_mark));
+    app.get("/p/:id", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/p/7").await.text(),
+        "sync:/p/7,param 7,sync:/p/7,async:/p/7,sync:/p/7"
+    );
+    assert_eq!(
+        srv.get("/q").await.status,
+        404,
+        "a request no layer answers still reaches the final handler"
+    );
+}
+
 // ---- route chains, all, methods ----
 
 #[tokio::test]

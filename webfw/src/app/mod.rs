@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::handler::{IntoMiddlewares, IntoParamHandler, Middleware};
 use crate::request::Request;
 use crate::response::Response;
-use crate::router::{Exit, PathSpec, RouteBuilder, Router, RouterOptions};
+use crate::router::{Exit, PathSpec, Resume, RouteBuilder, Router, RouterOptions};
 
 pub(crate) use settings::Settings;
 pub use settings::{
@@ -513,16 +513,45 @@ impl AppRef {
         }
     }
 
-    /// Runs a request through the top-level app and the final handler.
-    pub(crate) async fn handle_root(&self, req: &mut Request, res: &mut Response) {
+    /// Runs a request through the top-level app and the final handler, as
+    /// far as its handlers are synchronous: `Some` when the rest must be
+    /// awaited through [`AppRef::resume_root`].
+    pub(crate) fn handle_root_now(
+        &self,
+        req: &mut Request,
+        res: &mut Response,
+    ) -> Option<Box<Resume>> {
         let exit = match self.0.router.as_ref() {
             Some(router) => {
                 self.init(res);
-                // Not boxed: only nested routers recurse.
-                router.run(req, res).await
+                match router.run_now(req, res) {
+                    Ok(exit) => exit,
+                    Err(resume) => return Some(resume),
+                }
             }
             None => Exit::Next(None),
         };
+        self.finish_root(req, res, exit);
+        None
+    }
+
+    /// Goes on with a request [`AppRef::handle_root_now`] stopped.
+    pub(crate) async fn resume_root(
+        &self,
+        req: &mut Request,
+        res: &mut Response,
+        resume: Box<Resume>,
+    ) {
+        let exit = match self.0.router.as_ref() {
+            // Not boxed: only nested routers recurse.
+            Some(router) => router.resume(req, res, resume).await,
+            None => Exit::Next(None),
+        };
+        self.finish_root(req, res, exit);
+    }
+
+    /// What the top-level app does once its router is done.
+    fn finish_root(&self, req: &mut Request, res: &mut Response, exit: Exit) {
         let env = &self.0.compiled.env;
         match exit {
             Exit::Done if res.headers_sent() => {

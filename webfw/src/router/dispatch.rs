@@ -73,6 +73,49 @@ enum Cached {
     Err(Error),
 }
 
+/// A router's walk over its layers, in values: the synchronous walk
+/// ([`Router::walk_now`]) stops where a layer may await, and the async
+/// [`Router::resume`] goes on from there. Owned, so that a future can hold
+/// it beside the app the router belongs to.
+pub(crate) struct Walk {
+    method: Cow<'static, str>,
+    is_options: bool,
+    is_head: bool,
+    allow: Vec<String>,
+    param_cache: Vec<ParamCalled>,
+    layer_error: Option<Error>,
+    /// `req.url_version()` when the candidates were found.
+    version: u32,
+    /// The first layer the candidates were looked up from.
+    cands_from: usize,
+    /// The next candidate to look at.
+    ci: usize,
+    /// The layer matched last.
+    last: usize,
+    /// `req.params` of the parent router, restored on the way out.
+    parent_params: Params,
+}
+
+/// The layer the synchronous walk stopped at, because it may await.
+enum Pending {
+    /// The router has param callbacks: the layer runs from them on.
+    Layer { matched_len: usize },
+    /// A route, from handler `from` on.
+    Route { from: usize, err: Option<Error> },
+    /// A `use` layer (its mount entered), from handler `from` on.
+    Use {
+        from: usize,
+        err: Option<Error>,
+        mount: Mount,
+    },
+}
+
+/// A router's walk stopped at a layer that may await.
+pub(crate) struct Resume {
+    walk: Walk,
+    pending: Pending,
+}
+
 impl Router {
     /// Runs this router for a request (boxed: routers nest).
     pub(crate) fn handle<'a>(
@@ -85,130 +128,236 @@ impl Router {
 
     /// Runs this router; restores `req.params` on the way out.
     pub(crate) async fn run(&self, req: &mut Request, res: &mut Response) -> Exit {
-        let parent_params = std::mem::take(&mut req.params);
-        let exit = self.walk(req, res, &parent_params).await;
-        req.params = parent_params;
+        match self.run_now(req, res) {
+            Ok(exit) => exit,
+            Err(resume) => self.resume(req, res, resume).await,
+        }
+    }
+
+    /// Runs this router as far as its layers are synchronous: the exit, or
+    /// where [`Router::resume`] must go on.
+    /// The resume point is boxed: it is rare, and it moves into the
+    /// request's future.
+    pub(crate) fn run_now(
+        &self,
+        req: &mut Request,
+        res: &mut Response,
+    ) -> Result<Exit, Box<Resume>> {
+        let Some(index) = self.index.as_ref() else {
+            return Ok(Exit::Next(Some(Error::new(
+                "router used before the app was frozen (call app.listen or app.into_service)",
+            ))));
+        };
+        let mut walk = Walk {
+            method: lower_method(req.method()),
+            is_options: *req.method() == Method::OPTIONS,
+            is_head: *req.method() == Method::HEAD,
+            allow: Vec::new(),
+            param_cache: Vec::new(),
+            layer_error: None,
+            version: req.url_version(),
+            cands_from: 0,
+            ci: 0,
+            last: 0,
+            parent_params: std::mem::take(&mut req.params),
+        };
+        match self.walk_now(index, &mut walk, req, res) {
+            Ok(exit) => {
+                req.params = walk.parent_params;
+                Ok(exit)
+            }
+            Err(pending) => Err(Box::new(Resume { walk, pending })),
+        }
+    }
+
+    /// Goes on with a walk [`Router::run_now`] stopped.
+    pub(crate) async fn resume(
+        &self,
+        req: &mut Request,
+        res: &mut Response,
+        resume: Box<Resume>,
+    ) -> Exit {
+        let Resume {
+            mut walk,
+            mut pending,
+        } = *resume;
+        let exit = loop {
+            if let Some(exit) = self.run_pending(&mut walk, pending, req, res).await {
+                break exit;
+            }
+            let Some(index) = self.index.as_ref() else {
+                break Exit::Next(None);
+            };
+            match self.walk_now(index, &mut walk, req, res) {
+                Ok(exit) => break exit,
+                Err(p) => pending = p,
+            }
+        };
+        req.params = std::mem::take(&mut walk.parent_params);
         exit
     }
 
-    async fn walk(&self, req: &mut Request, res: &mut Response, parent: &Params) -> Exit {
-        let method = lower_method(req.method());
-        let is_options = *req.method() == Method::OPTIONS;
-        let is_head = *req.method() == Method::HEAD;
-        let mut allow: Vec<String> = Vec::new();
-        let mut param_cache: Vec<ParamCalled> = Vec::new();
-        let mut layer_error: Option<Error> = None;
-
-        let Some(index) = self.index.as_ref() else {
-            return Exit::Next(Some(Error::new(
-                "router used before the app was frozen (call app.listen or app.into_service)",
-            )));
-        };
-        let mut version = req.url_version();
-        let mut cands = index.candidates(req.path(), 0);
-        let mut ci = 0;
-        let mut last = 0usize;
-
+    /// Walks the layers from where `walk` is, for as long as they run
+    /// synchronously.
+    fn walk_now(
+        &self,
+        index: &super::index::Index,
+        walk: &mut Walk,
+        req: &mut Request,
+        res: &mut Response,
+    ) -> std::result::Result<Exit, Pending> {
+        let mut cands = index.candidates(req.path(), walk.cands_from);
         loop {
-            if req.url_version() != version {
+            if req.url_version() != walk.version {
                 // A handler rewrote req.url: later layers match the new path.
-                version = req.url_version();
-                cands = index.candidates(req.path(), last + 1);
-                ci = 0;
+                walk.version = req.url_version();
+                walk.cands_from = walk.last + 1;
+                cands = index.candidates(req.path(), walk.cands_from);
+                walk.ci = 0;
             }
-            let Some(&li) = cands.get(ci) else {
+            let Some(&li) = cands.get(walk.ci) else {
                 break;
             };
-            ci += 1;
-            last = li as usize;
-            let layer = &self.stack[last];
+            walk.ci += 1;
+            walk.last = li as usize;
+            let layer = &self.stack[walk.last];
             let matched = match layer.match_path(req.path()) {
                 Ok(Some(m)) => m,
                 Ok(None) => continue,
                 Err(e) => {
-                    layer_error.get_or_insert(e);
+                    walk.layer_error.get_or_insert(e);
                     continue;
                 }
             };
             if let LayerKind::Route(route) = &layer.kind {
-                if layer_error.is_some() {
+                if walk.layer_error.is_some() {
                     continue;
                 }
-                let handles = route.handles_method(&method);
-                if !handles && is_options {
+                let handles = route.handles_method(&walk.method);
+                if !handles && walk.is_options {
                     for m in route.options_methods() {
-                        if !allow.contains(&m) {
-                            allow.push(m);
+                        if !walk.allow.contains(&m) {
+                            walk.allow.push(m);
                         }
                     }
                 }
-                if !handles && !is_head {
+                if !handles && !walk.is_head {
                     continue;
                 }
                 req.route = route.info.clone();
             }
             req.params = if self.opts.merge_params {
-                Params::merged(parent, matched.params)
+                Params::merged(&walk.parent_params, matched.params)
             } else {
                 matched.params
             };
-            let outcome = if self.params.is_empty() {
-                ParamOutcome::Continue
-            } else {
-                self.process_params(layer, &mut param_cache, req, res).await
-            };
-            match outcome {
-                ParamOutcome::Continue => {}
-                ParamOutcome::Done => return Exit::Done,
-                ParamOutcome::Skip => continue,
-                ParamOutcome::LeaveRouter => return self.finish(res, None, &allow, is_options),
-                ParamOutcome::Err(e) => {
-                    layer_error.get_or_insert(e);
-                    continue;
-                }
+            if !self.params.is_empty() {
+                return Err(Pending::Layer {
+                    matched_len: matched.len,
+                });
             }
-            match &layer.kind {
+            let out = match &layer.kind {
                 LayerKind::Route(route) => {
-                    let out = match dispatch_route_now(route, req, res, &method) {
+                    match dispatch_route_now(route, req, res, &walk.method) {
                         Now::Done(out) => out,
-                        Now::From(i, err) => dispatch_route(route, req, res, &method, i, err).await,
-                    };
-                    match out {
-                        (Step::Done, _) => return Exit::Done,
-                        (Step::LeaveRouter, _) => {
-                            return self.finish(res, None, &allow, is_options);
-                        }
-                        (Step::Next, err) => layer_error = err,
+                        Now::From(from, err) => return Err(Pending::Route { from, err }),
                     }
                 }
                 LayerKind::Use(handlers) => {
-                    let err = layer_error.take();
-                    let out = match Mount::enter(matched.len, req) {
-                        Some(mount) => {
-                            // Synchronous handlers run without a future; the
-                            // first that may await continues on the async path.
-                            let out = match run_handlers_now(handlers, req, res, err) {
-                                Now::Done(out) => out,
-                                Now::From(i, err) => {
-                                    run_handlers(&handlers[i..], req, res, err).await
-                                }
-                            };
+                    let err = walk.layer_error.take();
+                    let Some(mount) = Mount::enter(matched.len, req) else {
+                        walk.layer_error = err;
+                        continue;
+                    };
+                    // Synchronous handlers run without a future; the first
+                    // that may await continues on the async path.
+                    match run_handlers_now(handlers, req, res, err) {
+                        Now::Done(out) => {
                             mount.leave(req);
                             out
                         }
-                        None => (Step::Next, err),
-                    };
-                    match out {
-                        (Step::Done, _) => return Exit::Done,
-                        (Step::LeaveRouter, _) => {
-                            return self.finish(res, None, &allow, is_options);
-                        }
-                        (Step::Next, err) => layer_error = err,
+                        Now::From(from, err) => return Err(Pending::Use { from, err, mount }),
+                    }
+                }
+            };
+            if let Some(exit) = self.after_layer(walk, out, res) {
+                return Ok(exit);
+            }
+        }
+        Ok(self.finish(res, walk.layer_error.take(), &walk.allow, walk.is_options))
+    }
+
+    /// Runs the layer a synchronous walk stopped at; `Some` when the walk
+    /// ends there.
+    async fn run_pending(
+        &self,
+        walk: &mut Walk,
+        pending: Pending,
+        req: &mut Request,
+        res: &mut Response,
+    ) -> Option<Exit> {
+        let layer = &self.stack[walk.last];
+        let out = match (pending, &layer.kind) {
+            (Pending::Layer { matched_len }, kind) => {
+                match self
+                    .process_params(layer, &mut walk.param_cache, req, res)
+                    .await
+                {
+                    ParamOutcome::Continue => {}
+                    ParamOutcome::Done => return Some(Exit::Done),
+                    ParamOutcome::Skip => return None,
+                    ParamOutcome::LeaveRouter => {
+                        return Some(self.finish(res, None, &walk.allow, walk.is_options));
+                    }
+                    ParamOutcome::Err(e) => {
+                        walk.layer_error.get_or_insert(e);
+                        return None;
+                    }
+                }
+                match kind {
+                    LayerKind::Route(route) => {
+                        dispatch_route(route, req, res, &walk.method, 0, None).await
+                    }
+                    LayerKind::Use(handlers) => {
+                        let err = walk.layer_error.take();
+                        let Some(mount) = Mount::enter(matched_len, req) else {
+                            walk.layer_error = err;
+                            return None;
+                        };
+                        let out = run_handlers(handlers, req, res, err).await;
+                        mount.leave(req);
+                        out
                     }
                 }
             }
+            (Pending::Route { from, err }, LayerKind::Route(route)) => {
+                dispatch_route(route, req, res, &walk.method, from, err).await
+            }
+            (Pending::Use { from, err, mount }, LayerKind::Use(handlers)) => {
+                let out = run_handlers(&handlers[from..], req, res, err).await;
+                mount.leave(req);
+                out
+            }
+            _ => unreachable!("a pending layer keeps its kind"),
+        };
+        self.after_layer(walk, out, res)
+    }
+
+    /// What a layer's outcome means for the walk: `Some` when it ends here.
+    fn after_layer(
+        &self,
+        walk: &mut Walk,
+        out: (Step, Option<Error>),
+        res: &mut Response,
+    ) -> Option<Exit> {
+        match out {
+            (Step::Done, _) => Some(Exit::Done),
+            (Step::LeaveRouter, _) => Some(self.finish(res, None, &walk.allow, walk.is_options)),
+            (Step::Next, err) => {
+                walk.layer_error = err;
+                None
+            }
         }
-        self.finish(res, layer_error, &allow, is_options)
     }
 
     /// The router's `done`: the automatic OPTIONS answer, else back to the parent.

@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub use params::Params;
 pub use route::{RouteBuilder, RouteInfo};
 
-pub(crate) use dispatch::Exit;
+pub(crate) use dispatch::{Exit, Resume};
 use layer::{Layer, LayerKind};
 use route::Route;
 

@@ -1,13 +1,16 @@
 //! The hand-off between a request's chain and the connection.
 //!
-//! The chain runs inside one boxed future that owns the request and response.
-//! When a handler sends the head (`send`, `end`, first `write`), the response
+//! The chain runs synchronously inside hyper's service call for as long as
+//! its handlers do; from the first that may await, the rest runs in one
+//! boxed future that holds the request and response. When a handler sends
+//! the head (`send`, `end`, first `write`), the response
 //! moves status, headers and (for complete bodies) the body into the
 //! [`Exchange`]. After each poll of the chain, [`Dispatch`] looks there: once a
 //! head is present it answers hyper at once, even if the chain is still
 //! running; the rest of the chain is then driven by the response body
 //! ([`ResponseBody`]) while it streams, so no task is spawned per request.
-//! `on_finish` hooks run when the body is done or dropped.
+//! `on_finish` hooks run when the body is done or dropped (or, for hooks
+//! that need no finish time, as soon as the response is complete).
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -114,6 +117,14 @@ impl Exchange {
 /// It yields the pair only when `on_finish` hooks still need them.
 pub(crate) type ChainFuture = Pin<Box<dyn Future<Output = Option<Finished>> + Send>>;
 
+/// A request's chain as the service call leaves it.
+pub(crate) enum Chain {
+    /// A handler may await: the rest runs in this future.
+    Running(ChainFuture),
+    /// Done synchronously; the pair when `on_finish` hooks still need it.
+    Answered(Option<Finished>),
+}
+
 /// A finished request and response, kept for `on_finish` hooks.
 pub(crate) type Finished = super::pair::Pair;
 
@@ -139,26 +150,34 @@ pub(crate) struct Dispatch {
 
 impl Dispatch {
     pub(crate) fn new(
-        chain: ChainFuture,
+        chain: Chain,
         exchange: Arc<Exchange>,
         in_flight: InFlight,
         on_panic: PanicResponder,
     ) -> Self {
+        let (chain, answered) = match chain {
+            Chain::Running(future) => (Some(future), None),
+            Chain::Answered(done) => (None, Some(done)),
+        };
         let mut d = Dispatch {
-            chain: Some(chain),
+            chain,
             exchange,
             in_flight: Some(in_flight),
             on_panic,
             answered: None,
         };
-        // Run the chain now, while hyper is still inside its service call:
-        // a chain that finishes synchronously then drops the request before
+        // A running chain is polled now, while hyper is still inside its
+        // service call: one that finishes then drops its request before
         // hyper's next read, and the request's URI and header values, which
         // share hyper's read buffer, no longer keep that buffer from being
         // reused in place (else hyper allocates a new 8 KiB buffer for every
         // request). A chain that must wait is polled again by hyper at once
         // with the connection's waker, so the no-op waker is never relied on.
-        if let Poll::Ready(mut done) = d.step(&mut Context::from_waker(Waker::noop())) {
+        let answered = answered.or_else(|| match d.step(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(done) => Some(done),
+            Poll::Pending => None,
+        });
+        if let Some(mut done) = answered {
             if let Some(pair) = done.as_mut()
                 && d.exchange.is_complete()
             {
@@ -460,7 +479,7 @@ mod tests {
         });
         let activity = Arc::new(Activity::default());
         Dispatch::new(
-            chain,
+            Chain::Running(chain),
             exchange,
             InFlight::new(&activity),
             crate::final_handler::panic_response,

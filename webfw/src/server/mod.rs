@@ -12,6 +12,7 @@ mod watchdog;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,7 +27,7 @@ use tokio::sync::watch;
 use crate::app::{App, AppRef};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
-use exchange::{ChainFuture, Dispatch, Exchange};
+use exchange::{Chain, Dispatch, Exchange};
 use pair::Pair;
 use sanitize::{RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight, Watchdog};
@@ -540,16 +541,31 @@ fn service(
             || Request::new(parts, raw_target, body, peer, secure, app.clone()),
             |req| Response::new(req, exchange.clone()),
         );
-        let app = app.clone();
-        let chain: ChainFuture = Box::pin(async move {
-            let (req, res) = pair.parts();
-            if let Some(status) = rejected {
+        let (req, res) = pair.parts();
+        // The chain runs here, in hyper's service call, as far as its
+        // handlers are synchronous: no future is built or boxed for it.
+        let resume = match rejected {
+            Some(status) => {
                 reject(res, status);
-                return None;
+                None
             }
-            app.handle_root(req, res).await;
-            res.has_finish_hooks().then_some(pair)
-        });
+            None => std::panic::catch_unwind(AssertUnwindSafe(|| app.handle_root_now(req, res)))
+                // Handlers' panics are caught where they run; one in the
+                // router itself is answered as a panicked chain is.
+                .unwrap_or(None),
+        };
+        let chain = match resume {
+            None if res.has_finish_hooks() => Chain::Answered(Some(pair)),
+            None => Chain::Answered(None),
+            Some(resume) => {
+                let app = app.clone();
+                Chain::Running(Box::pin(async move {
+                    let (req, res) = pair.parts();
+                    app.resume_root(req, res, resume).await;
+                    res.has_finish_hooks().then_some(pair)
+                }))
+            }
+        };
         Dispatch::new(
             chain,
             exchange,
