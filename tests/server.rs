@@ -443,6 +443,19 @@ async fn graceful_shutdown_closes_idle_keep_alive_connections() {
     assert!(conn.read_to_close().await.is_empty());
 }
 
+/// Node closes idle connections when it stops; one that never sent a byte
+/// must not hold the shutdown until the header-read timeout (60 s here,
+/// beyond the test's hang guard).
+#[tokio::test]
+async fn graceful_shutdown_closes_a_connection_that_sent_nothing() {
+    let srv = TestServer::start(hello_app()).await;
+    let mut silent = Conn::open(srv.addr).await;
+    // Answered after the silent one was accepted (the listener takes them in order).
+    assert_eq!(srv.get("/").await.text(), "hello");
+    srv.shutdown().await;
+    assert!(silent.read_to_close().await.is_empty());
+}
+
 #[tokio::test]
 async fn request_head_over_16_kib_gets_431() {
     let srv = TestServer::start(hello_app()).await;

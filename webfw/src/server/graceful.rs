@@ -96,6 +96,42 @@ impl Watcher {
             shut: false,
         }
     }
+
+    /// Runs `fut`, the part of a connection before hyper has it (the TLS
+    /// handshake, the protocol sniffing), unless the server starts stopping
+    /// first: then `None`. Nothing is in flight yet, so the connection is
+    /// dropped, as Node closes idle connections when it stops; else a client
+    /// that connects and sends nothing would hold the shutdown until the
+    /// header-read timeout.
+    pub(crate) async fn unless_stopping<F: Future>(&self, fut: F) -> Option<F::Output> {
+        let mut fut = std::pin::pin!(fut);
+        let mut registered = None;
+        std::future::poll_fn(|cx| {
+            if self.stopping(&mut registered, cx) {
+                return Poll::Ready(None);
+            }
+            fut.as_mut().poll(cx).map(Some)
+        })
+        .await
+    }
+
+    /// Whether the server is stopping. Registers the task's waker (again
+    /// only when it changes, kept in `registered`) so that a shutdown wakes it.
+    fn stopping(&self, registered: &mut Option<Waker>, cx: &Context<'_>) -> bool {
+        let stopping = || self.shared.stopping.load(Ordering::SeqCst);
+        if stopping() {
+            return true;
+        }
+        if registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            return false;
+        }
+        let waker = cx.waker().clone();
+        self.shared.wakers().insert(self.id, waker.clone());
+        *registered = Some(waker);
+        // A shutdown that began before the waker was in the map would not
+        // wake it: look again.
+        stopping()
+    }
 }
 
 impl Drop for Watcher {
@@ -119,32 +155,14 @@ pub(crate) struct Watched<C> {
     shut: bool,
 }
 
-impl<C: Closable> Watched<C> {
-    fn stop_if_stopping(&mut self) -> bool {
-        if self.watcher.shared.stopping.load(Ordering::SeqCst) {
-            self.shut = true;
-            self.conn.as_mut().graceful_shutdown();
-        }
-        self.shut
-    }
-}
-
 impl<C: Closable> Future for Watched<C> {
     type Output = C::Output;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<C::Output> {
         let this = self.get_mut();
-        if !this.shut && !this.stop_if_stopping() {
-            let current = this.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker()));
-            if !current {
-                let waker = cx.waker().clone();
-                let shared = &this.watcher.shared;
-                shared.wakers().insert(this.watcher.id, waker.clone());
-                this.waker = Some(waker);
-                // A shutdown that began before the waker was in the map
-                // would not wake it: look again.
-                this.stop_if_stopping();
-            }
+        if !this.shut && this.watcher.stopping(&mut this.waker, cx) {
+            this.shut = true;
+            this.conn.as_mut().graceful_shutdown();
         }
         this.conn.as_mut().poll(cx)
     }
@@ -198,6 +216,30 @@ mod tests {
             tokio::task::yield_now().await;
             assert!(!stop.is_finished(), "a live connection must hold shutdown");
             drop(token);
+            stop.await.unwrap();
+        });
+    }
+
+    #[test]
+    fn what_comes_before_the_connection_is_dropped_on_shutdown() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let g = Graceful::default();
+            let watcher = g.watcher();
+            assert_eq!(watcher.unless_stopping(async { 7 }).await, Some(7));
+            let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+            let waiting = tokio::spawn(async move {
+                let out = watcher.unless_stopping(rx).await;
+                (out.is_none(), watcher)
+            });
+            tokio::task::yield_now().await;
+            let stop = tokio::spawn(g.shutdown());
+            let (abandoned, watcher) = waiting.await.unwrap();
+            assert!(abandoned, "a shutdown ends the wait");
+            drop(tx);
+            drop(watcher);
             stop.await.unwrap();
         });
     }

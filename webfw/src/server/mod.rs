@@ -383,7 +383,8 @@ async fn accept_loop<L: Accept>(
             match acceptor {
                 None => conn.serve(stream, false, false).await,
                 Some(acceptor) => {
-                    if let Ok(stream) = acceptor.accept(stream).await {
+                    let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
+                    if let Some(Ok(stream)) = handshake.await {
                         let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
                         conn.serve(stream, true, h2).await;
                     }
@@ -459,9 +460,9 @@ impl Conn {
         let sniffed = if alpn_h2 {
             Sniffed::Http2
         } else {
-            match io.sniff().await {
-                Ok(sniffed) => sniffed,
-                Err(_) => return,
+            match self.watcher.unless_stopping(io.sniff()).await {
+                Some(Ok(sniffed)) => sniffed,
+                _ => return,
             }
         };
         let io = TokioIo::new(io);
