@@ -117,14 +117,22 @@ impl Watcher {
 
     /// Whether the server is stopping. Registers the task's waker (again
     /// only when it changes, kept in `registered`) so that a shutdown wakes it.
+    #[inline]
     fn stopping(&self, registered: &mut Option<Waker>, cx: &Context<'_>) -> bool {
-        let stopping = || self.shared.stopping.load(Ordering::SeqCst);
-        if stopping() {
+        if self.shared.stopping.load(Ordering::SeqCst) {
             return true;
         }
         if registered.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
             return false;
         }
+        self.register(registered, cx)
+    }
+
+    /// [`Self::stopping`] for a waker not registered yet (out of line: once
+    /// per connection).
+    #[inline(never)]
+    fn register(&self, registered: &mut Option<Waker>, cx: &Context<'_>) -> bool {
+        let stopping = || self.shared.stopping.load(Ordering::SeqCst);
         let waker = cx.waker().clone();
         self.shared.wakers().insert(self.id, waker.clone());
         *registered = Some(waker);
