@@ -508,20 +508,30 @@ mod tests {
         assert_eq!(response.status(), 200);
     }
 
+    /// A dispatch whose chain registers a hook, and the hook's run count.
+    fn with_hook(early: bool, yields: bool) -> (Dispatch, Arc<AtomicUsize>) {
+        let ran = Arc::new(AtomicUsize::new(0));
+        let hook = Hook {
+            early,
+            ran: ran.clone(),
+        };
+        (dispatch(Some(hook), yields), ran)
+    }
+
+    /// Polls until the dispatch answers.
+    fn response(d: &mut Dispatch) -> HyperResponse {
+        loop {
+            if let Poll::Ready(r) = poll(d, Waker::noop()) {
+                return r;
+            }
+        }
+    }
+
     #[test]
     fn a_hook_that_may_run_early_runs_before_the_response_is_written() {
-        let ran = Arc::new(AtomicUsize::new(0));
-        let mut d = dispatch(
-            Some(Hook {
-                early: true,
-                ran: ran.clone(),
-            }),
-            false,
-        );
+        let (mut d, ran) = with_hook(true, false);
         assert_eq!(ran.load(Ordering::SeqCst), 1);
-        let Poll::Ready(response) = poll(&mut d, Waker::noop()) else {
-            panic!("answered");
-        };
+        let response = response(&mut d);
         assert!(
             response.body().finisher.is_none(),
             "nothing is left to run when the body is done"
@@ -533,19 +543,8 @@ mod tests {
     #[test]
     fn other_hooks_run_once_the_body_is_done() {
         for yields in [false, true] {
-            let ran = Arc::new(AtomicUsize::new(0));
-            let mut d = dispatch(
-                Some(Hook {
-                    early: false,
-                    ran: ran.clone(),
-                }),
-                yields,
-            );
-            let response = loop {
-                if let Poll::Ready(r) = poll(&mut d, Waker::noop()) {
-                    break r;
-                }
-            };
+            let (mut d, ran) = with_hook(false, yields);
+            let response = response(&mut d);
             assert_eq!(ran.load(Ordering::SeqCst), 0, "not before the write");
             drop(response);
             assert_eq!(ran.load(Ordering::SeqCst), 1);
@@ -554,17 +553,8 @@ mod tests {
 
     #[test]
     fn a_hook_of_a_waiting_chain_runs_once_the_body_is_done() {
-        let ran = Arc::new(AtomicUsize::new(0));
-        let mut d = dispatch(
-            Some(Hook {
-                early: true,
-                ran: ran.clone(),
-            }),
-            true,
-        );
-        let Poll::Ready(response) = poll(&mut d, Waker::noop()) else {
-            panic!("the second poll finishes the chain");
-        };
+        let (mut d, ran) = with_hook(true, true);
+        let response = response(&mut d);
         assert_eq!(ran.load(Ordering::SeqCst), 0);
         drop(response);
         assert_eq!(ran.load(Ordering::SeqCst), 1);
