@@ -93,14 +93,17 @@ pub(crate) struct UrlState {
 }
 
 impl Request {
-    pub(crate) fn new(
+    /// A request, built in `slot`: built elsewhere and moved there, the
+    /// ~400-byte request would be copied once more.
+    pub(crate) fn new_in(
+        slot: &mut Option<Request>,
         parts: http::request::Parts,
         raw_target: Option<String>,
         body: RawBody,
         remote: SocketAddr,
         secure: bool,
         app: AppRef,
-    ) -> Request {
+    ) -> &mut Request {
         let absolute_target = if raw_target.is_some() {
             raw_target
         } else if parts.uri.scheme().is_some() {
@@ -110,7 +113,7 @@ impl Request {
         };
         let mut headers = parts.headers;
         fold_repeated_headers(&mut headers);
-        let mut req = Request {
+        let req = slot.insert(Request {
             method: parts.method,
             uri: parts.uri,
             version: parts.version,
@@ -133,7 +136,7 @@ impl Request {
             route: None,
             locals: None,
             extensions: http::Extensions::new(),
-        };
+        });
         match req.uri.path_and_query() {
             // The usual origin-form target: http has split off the query.
             Some(pq) if req.absolute_target.is_none() && pq.as_str().starts_with('/') => {
@@ -165,14 +168,17 @@ impl Request {
         parts.method = method;
         parts.uri = uri;
         let app = crate::app::App::new().freeze_root();
-        Request::new(
+        let mut slot = None;
+        Request::new_in(
+            &mut slot,
             parts,
             None,
             RawBody::Empty,
             SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0),
             false,
             app,
-        )
+        );
+        slot.unwrap_or_else(|| unreachable!("new_in fills the slot"))
     }
 
     /// The HTTP method (`req.method`).

@@ -463,7 +463,7 @@ mod tests {
     fn dispatch(hook: Option<Hook>, yields: bool) -> Dispatch {
         let exchange = Arc::new(Exchange::default());
         let mut pair = Pair::new(
-            || Request::for_test(Method::GET, "/"),
+            |slot| slot.insert(Request::for_test(Method::GET, "/")),
             |req| Response::new(req, exchange.clone()),
         );
         let chain: ChainFuture = Box::pin(async move {

@@ -539,7 +539,7 @@ fn service(
         // small enough to hold the top router's future inline, and hands the
         // same box to `on_finish` hooks.
         let mut pair = Pair::new(
-            || Request::new(parts, raw_target, body, peer, secure, app.clone()),
+            |slot| Request::new_in(slot, parts, raw_target, body, peer, secure, app.clone()),
             |req| Response::new(req, exchange.clone()),
         );
         let (req, res) = pair.parts();

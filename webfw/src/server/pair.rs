@@ -21,8 +21,10 @@ thread_local! {
 pub(crate) struct Pair(Option<Slot>);
 
 impl Pair {
+    /// `req` builds the request in the slot it is given (see
+    /// [`Request::new_in`]).
     pub(crate) fn new(
-        req: impl FnOnce() -> Request,
+        req: impl FnOnce(&mut Option<Request>) -> &mut Request,
         res: impl FnOnce(&Request) -> Response,
     ) -> Pair {
         let mut slot = SPARE
@@ -30,8 +32,8 @@ impl Pair {
             .ok()
             .flatten()
             .unwrap_or_else(|| Box::new((None, None)));
-        let req = slot.0.insert(req());
-        slot.1 = Some(res(req));
+        let (req_slot, res_slot) = &mut *slot;
+        *res_slot = Some(res(req(req_slot)));
         Pair(Some(slot))
     }
 
@@ -60,7 +62,7 @@ mod tests {
 
     fn pair(target: &str) -> Pair {
         Pair::new(
-            || Request::for_test(http::Method::GET, target),
+            |slot| slot.insert(Request::for_test(http::Method::GET, target)),
             Response::for_test,
         )
     }
