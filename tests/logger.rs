@@ -1,58 +1,17 @@
 //! The logger over real sockets: when lines are written, what they contain,
 //! several instances, immediate mode, timing tokens, slow and failing
-//! streams, and the flush at graceful shutdown.
+//! streams, and the flush at graceful shutdown. A stream that stalls has a
+//! binary of its own (`logger_stall.rs`).
 
 mod common;
 
-use std::io::{self, Write};
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{TestServer, guard, request};
+use common::capture::Capture;
+use common::{TestServer, request};
 use webfw::logger::{LogStream, LoggerOptions, Tokens, logger};
 use webfw::prelude::*;
-
-/// Reports "a write started" and waits for "go on".
-type Gate = Arc<Mutex<(mpsc::Sender<()>, mpsc::Receiver<()>)>>;
-
-/// A writer into shared memory, optionally held at a gate or failing.
-#[derive(Clone, Default)]
-struct Capture {
-    out: Arc<Mutex<Vec<u8>>>,
-    /// When set, each write first reports itself, then waits for a release.
-    gate: Option<Gate>,
-    delay: Duration,
-    fail: bool,
-}
-
-impl Capture {
-    fn text(&self) -> String {
-        String::from_utf8(self.out.lock().unwrap().clone()).unwrap()
-    }
-    fn lines(&self) -> Vec<String> {
-        self.text().lines().map(str::to_owned).collect()
-    }
-}
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.fail {
-            return Err(io::Error::other("no space left"));
-        }
-        if let Some(gate) = &self.gate {
-            let g = gate.lock().unwrap();
-            let _ = g.0.send(());
-            let _ = g.1.recv_timeout(Duration::from_secs(20));
-        }
-        std::thread::sleep(self.delay);
-        self.out.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 fn ok(_req: &mut Request, res: &mut Response) -> Result {
     res.send("ok")
@@ -200,46 +159,6 @@ async fn a_failing_stream_does_not_fail_requests() {
         let res = srv.get("/ok").await;
         assert_eq!((res.status, res.text().as_str()), (200, "ok"));
     }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stalled_stream_does_not_stall_other_requests_and_loses_no_line() {
-    let (entered_tx, entered_rx) = mpsc::channel();
-    let (release_tx, release_rx) = mpsc::channel();
-    let cap = Capture {
-        gate: Some(Arc::new(Mutex::new((entered_tx, release_rx)))),
-        ..Capture::default()
-    };
-    let mut app = webfw::app();
-    app.use_(webfw::logger!(":url").stream(cap.clone()));
-    app.get("/:n", ok);
-    let srv = Arc::new(TestServer::start(app).await);
-    // The first line blocks inside the stream's write.
-    let first = {
-        let srv = srv.clone();
-        tokio::spawn(async move { srv.get("/first").await })
-    };
-    tokio::task::spawn_blocking(move || entered_rx.recv_timeout(Duration::from_secs(20)))
-        .await
-        .unwrap()
-        .expect("the first write started");
-    // Meanwhile other requests complete: their lines wait in the queue.
-    for i in 0..5 {
-        let res = guard(
-            "a request while the stream is stalled",
-            srv.get(&format!("/{i}")),
-        )
-        .await;
-        assert_eq!(res.status, 200);
-    }
-    for _ in 0..10 {
-        let _ = release_tx.send(());
-    }
-    assert_eq!(first.await.unwrap().status, 200);
-    let srv = Arc::try_unwrap(srv).ok().expect("only handle");
-    srv.shutdown().await;
-    // Graceful shutdown wrote the queued lines, in order.
-    assert_eq!(cap.lines(), vec!["/first", "/0", "/1", "/2", "/3", "/4"]);
 }
 
 #[tokio::test]

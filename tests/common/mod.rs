@@ -8,6 +8,8 @@
 //! speed.
 #![allow(dead_code)]
 
+pub mod capture;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
