@@ -77,7 +77,7 @@ enum Cached {
 /// ([`Router::walk_now`]) stops where a layer may await, and the async
 /// [`Router::resume`] goes on from there. Owned, so that a future can hold
 /// it beside the app the router belongs to.
-pub(crate) struct Walk {
+struct Walk {
     method: Cow<'static, str>,
     is_options: bool,
     is_head: bool,
