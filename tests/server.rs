@@ -280,6 +280,29 @@ async fn https_negotiates_http2_through_alpn() {
     assert_eq!(&body[..], b"https true 2.0 localhost");
 }
 
+/// A client that opened a TCP connection to an HTTPS server and never
+/// started its TLS handshake does not hold the shutdown either.
+#[tokio::test]
+async fn graceful_shutdown_closes_a_connection_still_before_its_tls_handshake() {
+    let tls = tls_setup(&[]);
+    let server = hello_app()
+        .bind(
+            ListenOptions::port(0)
+                .host("127.0.0.1")
+                .tls(tls.server.clone()),
+        )
+        .await
+        .unwrap();
+    let addr = server.local_addr().unwrap();
+    let mut silent = Conn::open(addr).await;
+    // Answered after the silent one was accepted (the listener takes them in order).
+    let stream = tls_connect(&tls, addr).await;
+    let raw = common::exchange(stream, &request("GET", "/", &[])).await;
+    assert_eq!(common::parse_response(&raw, false).status, 200);
+    guard("shutdown", server.shutdown()).await;
+    assert!(silent.read_to_close().await.is_empty());
+}
+
 #[tokio::test]
 async fn tls_config_rejects_pem_without_certificate() {
     let err = TlsConfig::from_pem(b"not a pem", b"nor this").unwrap_err();
