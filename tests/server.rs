@@ -217,6 +217,20 @@ fn tls_setup(alpn: &[&[u8]]) -> Tls {
     }
 }
 
+/// `hello_app` served over HTTPS on an OS port, and its address.
+async fn https_hello(tls: &Tls) -> (webfw::Server, std::net::SocketAddr) {
+    let server = hello_app()
+        .bind(
+            ListenOptions::port(0)
+                .host("127.0.0.1")
+                .tls(tls.server.clone()),
+        )
+        .await
+        .unwrap();
+    let addr = server.local_addr().unwrap();
+    (server, addr)
+}
+
 async fn tls_connect(
     tls: &Tls,
     addr: std::net::SocketAddr,
@@ -231,15 +245,7 @@ async fn tls_connect(
 #[tokio::test]
 async fn https_with_rustls_sets_secure_and_protocol() {
     let tls = tls_setup(&[]);
-    let server = hello_app()
-        .bind(
-            ListenOptions::port(0)
-                .host("127.0.0.1")
-                .tls(tls.server.clone()),
-        )
-        .await
-        .unwrap();
-    let addr = server.local_addr().unwrap();
+    let (_server, addr) = https_hello(&tls).await;
     let stream = tls_connect(&tls, addr).await;
     let raw = common::exchange(stream, &request("GET", "/info", &[])).await;
     let res = common::parse_response(&raw, false);
@@ -250,15 +256,7 @@ async fn https_with_rustls_sets_secure_and_protocol() {
 #[tokio::test]
 async fn https_negotiates_http2_through_alpn() {
     let tls = tls_setup(&[b"h2", b"http/1.1"]);
-    let server = hello_app()
-        .bind(
-            ListenOptions::port(0)
-                .host("127.0.0.1")
-                .tls(tls.server.clone()),
-        )
-        .await
-        .unwrap();
-    let addr = server.local_addr().unwrap();
+    let (_server, addr) = https_hello(&tls).await;
     let stream = tls_connect(&tls, addr).await;
     assert_eq!(stream.get_ref().1.alpn_protocol(), Some(&b"h2"[..]));
     let (mut sender, conn) = hyper::client::conn::http2::handshake(
@@ -285,15 +283,7 @@ async fn https_negotiates_http2_through_alpn() {
 #[tokio::test]
 async fn graceful_shutdown_closes_a_connection_still_before_its_tls_handshake() {
     let tls = tls_setup(&[]);
-    let server = hello_app()
-        .bind(
-            ListenOptions::port(0)
-                .host("127.0.0.1")
-                .tls(tls.server.clone()),
-        )
-        .await
-        .unwrap();
-    let addr = server.local_addr().unwrap();
+    let (server, addr) = https_hello(&tls).await;
     let mut silent = Conn::open(addr).await;
     // Answered after the silent one was accepted (the listener takes them in order).
     let stream = tls_connect(&tls, addr).await;
