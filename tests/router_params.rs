@@ -347,3 +347,39 @@ async fn parent_params_are_restored_after_a_router_passes() {
         r#"inner {"b":"2"},outer {"a":"1"}"#
     );
 }
+
+/// Params buffers are reused from request to request: what one request
+/// matched (more params, longer values, a value that failed to decode) must
+/// never show in the next one's.
+#[tokio::test]
+async fn params_of_one_request_never_reach_the_next() {
+    let mut app = webfw::app();
+    app.get("/two/:a/:b", send_params);
+    app.get("/one/:c", send_params);
+    app.get("/none", send_params);
+    let srv = TestServer::start(app).await;
+    let mut conn = common::Conn::open(srv.addr).await;
+    let steps = [
+        (
+            "/two/a-long-first-value/b%20c",
+            Some(json!({"a": "a-long-first-value", "b": "b c"})),
+        ),
+        ("/one/z", Some(json!({"c": "z"}))),
+        ("/none", Some(json!({}))),
+        ("/one/%E0%A4%A", None),
+        ("/one/%41", Some(json!({"c": "A"}))),
+        ("/two/x/y", Some(json!({"a": "x", "b": "y"}))),
+    ];
+    for (path, want) in steps {
+        conn.send(common::keep_alive_request("GET", path, &[]))
+            .await;
+        let got = conn.read_response(false).await;
+        match want {
+            Some(params) => {
+                assert_eq!(got.status, 200, "{path}");
+                assert_eq!(got.json(), params, "{path}");
+            }
+            None => assert_eq!(got.status, 400, "{path}: a bad escape"),
+        }
+    }
+}

@@ -695,6 +695,46 @@ impl Pattern {
         }
     }
 
+    /// [`Pattern::matches`] without building the list of params: `each` is
+    /// called with every capture (key index, raw text) in capture order and
+    /// the match length is returned. Unlike `matches` it does not fold keys
+    /// that name the same property: a caller storing by property name
+    /// (replacing a value in place) ends up with what `matches` reports.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// let p = Pattern::new("/users/:id/:tab?", Options::route()).unwrap();
+    /// let mut seen = Vec::new();
+    /// assert_eq!(p.matches_each("/users/7", |k, v| seen.push((k, v))), Some(8));
+    /// assert_eq!(seen, vec![(0, "7")]);
+    /// ```
+    pub fn matches_each<'p>(
+        &self,
+        path: &'p str,
+        mut each: impl FnMut(usize, &'p str),
+    ) -> Option<usize> {
+        match &self.engine {
+            Engine::Slash => Some(0),
+            Engine::Literal(lit) => lit.matches(path),
+            Engine::Segments(seg) => {
+                let (len, spans) = seg.matches(path)?;
+                for (k, span) in spans.iter().enumerate().take(self.keys.len()) {
+                    if let Some((a, b)) = *span {
+                        each(k, &path[a..b]);
+                    }
+                }
+                Some(len)
+            }
+            _ => {
+                let m = self.matches(path)?;
+                for (k, v) in m.params {
+                    each(k, v);
+                }
+                Some(m.len)
+            }
+        }
+    }
+
     /// Record `value` for key `j`: a key naming a property that already has
     /// a value replaces it (Express assigns `params[name]` in capture order).
     #[inline]

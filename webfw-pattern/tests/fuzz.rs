@@ -93,6 +93,7 @@ fn check(text: &str) {
             let want = &pair[1];
             let got = p.matches(path);
             checked += 1;
+            check_each(&p, path, got.as_ref(), &label, &mut failures);
             if fast_slash || fast_star {
                 assert!(got.is_some());
                 continue;
@@ -147,4 +148,37 @@ fn check(text: &str) {
         failures.len(),
         failures[..failures.len().min(60)].join("\n")
     );
+}
+
+/// `matches_each`, its captures stored by property name (a repeat replacing
+/// the value in place), must report what `matches` does.
+fn check_each(
+    p: &Pattern,
+    path: &str,
+    got: Option<&webfw_pattern::Match<'_>>,
+    label: &str,
+    failures: &mut Vec<String>,
+) {
+    let mut each: Vec<(String, &str)> = Vec::new();
+    let len = p.matches_each(path, |k, v| {
+        let prop = p.keys()[k].property().into_owned();
+        match each.iter_mut().find(|(q, _)| *q == prop) {
+            Some(slot) => slot.1 = v,
+            None => each.push((prop, v)),
+        }
+    });
+    let want = got.map(|m| {
+        let params: Vec<(String, &str)> = m
+            .params
+            .iter()
+            .map(|(k, v)| (p.keys()[*k].property().into_owned(), *v))
+            .collect();
+        (m.len, params)
+    });
+    let have = len.map(|len| (len, each));
+    if have != want {
+        failures.push(format!(
+            "{label}: {path:?} matches_each {have:?} != matches {want:?}"
+        ));
+    }
 }

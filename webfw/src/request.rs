@@ -67,6 +67,7 @@ impl Drop for Request {
         if let Some(map) = self.headers.take() {
             crate::server::header_pool::give(map);
         }
+        Params::recycle(&mut self.params);
     }
 }
 
@@ -306,6 +307,12 @@ impl Request {
         self.url.owned = Some(url.into());
         self.url.version = self.url.version.wrapping_add(1);
         self.find_path();
+    }
+
+    /// Sets `req.params`, keeping the buffers of the ones replaced.
+    pub(crate) fn replace_params(&mut self, params: Params) {
+        Params::recycle(&mut self.params);
+        self.params = params;
     }
 
     pub(crate) fn url_state(&self) -> UrlState {

@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use http::Method;
 
 use super::layer::{Layer, LayerKind};
-use super::route::{MethodSel, Route};
+use super::route::{MethodSel, Route, lower_method, same_method};
 use super::{Params, Router};
 use crate::error::Error;
 use crate::handler::{BoxFuture, Flow, HandlerFuture, Middleware, Result};
@@ -163,7 +163,7 @@ impl Router {
         };
         match self.walk_now(index, &mut walk, req, res) {
             Ok(exit) => {
-                req.params = walk.parent_params;
+                req.replace_params(walk.parent_params);
                 Ok(exit)
             }
             Err(pending) => Err(Box::new(Resume { walk, pending })),
@@ -193,7 +193,7 @@ impl Router {
                 Err(p) => pending = p,
             }
         };
-        req.params = std::mem::take(&mut walk.parent_params);
+        req.replace_params(std::mem::take(&mut walk.parent_params));
         exit
     }
 
@@ -246,11 +246,11 @@ impl Router {
                 }
                 req.route = route.info.clone();
             }
-            req.params = if self.opts.merge_params {
+            req.replace_params(if self.opts.merge_params {
                 Params::merged(&walk.parent_params, matched.params)
             } else {
                 matched.params
-            };
+            });
             if !self.params.is_empty() {
                 return Err(Pending::Layer {
                     matched_len: matched.len,
@@ -611,7 +611,7 @@ fn dispatch_route_now(route: &Route, req: &mut Request, res: &mut Response, meth
     let mut err: Option<Error> = None;
     for (i, (sel, h)) in route.stack.iter().enumerate() {
         if let MethodSel::One(m) = sel
-            && m != method
+            && !same_method(m, method)
         {
             continue;
         }
@@ -649,7 +649,7 @@ async fn dispatch_route(
     let method = route.dispatch_method(method);
     for (sel, h) in &route.stack[from..] {
         if let MethodSel::One(m) = sel
-            && m != method
+            && !same_method(m, method)
         {
             continue;
         }
@@ -680,22 +680,6 @@ async fn dispatch_route(
         }
     }
     (Step::Next, err)
-}
-
-/// The method in lower case, as route tables store it.
-fn lower_method(m: &Method) -> Cow<'static, str> {
-    Cow::Borrowed(match *m {
-        Method::GET => "get",
-        Method::POST => "post",
-        Method::PUT => "put",
-        Method::DELETE => "delete",
-        Method::HEAD => "head",
-        Method::OPTIONS => "options",
-        Method::PATCH => "patch",
-        Method::TRACE => "trace",
-        Method::CONNECT => "connect",
-        _ => return Cow::Owned(m.as_str().to_ascii_lowercase()),
-    })
 }
 
 /// Calls a handler and polls its future, turning a panic in either into a 500

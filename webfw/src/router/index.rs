@@ -8,6 +8,7 @@
 //! of layers.
 
 use super::layer::Layer;
+use crate::http::same_bytes;
 
 /// Routers with fewer layers than this are scanned linearly: testing a handful
 /// of patterns is cheaper than walking a trie.
@@ -149,40 +150,6 @@ impl Index {
     }
 }
 
-/// `a == b` for slices of equal length, compared a word at a time: labels are
-/// short, and a `memcmp` call costs more than the comparison itself.
-#[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    fn word(s: &[u8], i: usize) -> u64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&s[i..i + 8]);
-        u64::from_ne_bytes(w)
-    }
-    fn half(s: &[u8], i: usize) -> u32 {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&s[i..i + 4]);
-        u32::from_ne_bytes(w)
-    }
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n < 4 {
-        return a.iter().zip(b).all(|(x, y)| x == y);
-    }
-    if n < 8 {
-        return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
-    }
-    let mut i = 0;
-    while i + 8 < n {
-        if word(a, i) != word(b, i) {
-            return false;
-        }
-        i += 8;
-    }
-    word(a, n - 8) == word(b, n - 8)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,20 +229,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn same_bytes_agrees_with_slice_equality_at_every_length() {
-        let a: Vec<u8> = (0..20).map(|i| b'a' + i).collect();
-        for n in 0..=a.len() {
-            for flip in 0..n {
-                let mut b = a[..n].to_vec();
-                assert!(same_bytes(&a[..n], &b));
-                b[flip] ^= 0x20;
-                assert!(!same_bytes(&a[..n], &b), "length {n}, byte {flip}");
-            }
-        }
-        assert!(!same_bytes(b"abc", b"abcd"));
     }
 
     #[test]

@@ -73,19 +73,34 @@ impl Layer {
                 params: Params::default(),
             }));
         }
-        let Some(m) = self.pattern.matches(path) else {
+        if self.keys.is_empty() {
+            let len = self.pattern.matches_each(path, |_, _| {});
+            return Ok(len.map(|len| Matched {
+                len,
+                params: Params::default(),
+            }));
+        }
+        let mut params = Params::recycled();
+        let mut bad = None;
+        let len =
+            self.pattern
+                .matches_each(path, |ki, raw| match webfw_pattern::decode_param(raw) {
+                    Ok(value) => params.set(self.keys[ki].clone(), value),
+                    Err(e) => {
+                        bad.get_or_insert(e);
+                    }
+                });
+        let Some(len) = len else {
+            Params::recycle(&mut params);
             return Ok(None);
         };
-        let mut params = Params::default();
-        for (ki, raw) in m.params {
-            let value = webfw_pattern::decode_param(raw).map_err(|e| {
-                Error::new(e.to_string())
-                    .with_status(400)
-                    .with_name("URIError")
-            })?;
-            params.push_raw(self.keys[ki].clone(), value.into_owned());
+        if let Some(e) = bad {
+            Params::recycle(&mut params);
+            return Err(Error::new(e.to_string())
+                .with_status(400)
+                .with_name("URIError"));
         }
-        Ok(Some(Matched { len: m.len, params }))
+        Ok(Some(Matched { len, params }))
     }
 
     pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {

@@ -13,9 +13,19 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 /// p.set("0", "/b/c");
 /// assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"0":"/b/c","id":"a"}"#);
 /// ```
-#[derive(Clone, Default, Debug, PartialEq)]
+#[derive(Clone, Default)]
 pub struct Params {
-    entries: Vec<(Arc<str>, String)>,
+    /// Each name, and where its value lies in `values`.
+    entries: Vec<(Arc<str>, usize, usize)>,
+    /// The values, one after another: one buffer, recycled with the
+    /// entries (see [`Params::recycled`]), so a request's params allocate
+    /// nothing once a thread has served one. A replaced value's old text
+    /// stays until the params are cleared.
+    values: String,
+}
+
+thread_local! {
+    static SPARE: std::cell::Cell<Option<Params>> = const { std::cell::Cell::new(None) };
 }
 
 impl Params {
@@ -29,8 +39,8 @@ impl Params {
     pub fn get(&self, name: &str) -> Option<&str> {
         self.entries
             .iter()
-            .find(|(k, _)| &**k == name)
-            .map(|(_, v)| v.as_str())
+            .find(|(k, _, _)| same_name(k, name))
+            .map(|&(_, a, b)| &self.values[a..b])
     }
 
     /// Sets (or replaces) a parameter.
@@ -40,13 +50,20 @@ impl Params {
     /// p.set("id", "1");
     /// p.set("id", "2");
     /// assert_eq!(p.len(), 1);
+    /// assert_eq!(p.get("id"), Some("2"));
     /// ```
-    pub fn set(&mut self, name: impl Into<Arc<str>>, value: impl Into<String>) {
+    pub fn set(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
         let name = name.into();
-        let value = value.into();
-        match self.entries.iter_mut().find(|(k, _)| *k == name) {
-            Some(slot) => slot.1 = value,
-            None => self.entries.push((name, value)),
+        let a = self.values.len();
+        self.values.push_str(value.as_ref());
+        let b = self.values.len();
+        match self
+            .entries
+            .iter_mut()
+            .find(|(k, _, _)| same_name(k, &name))
+        {
+            Some(slot) => (slot.1, slot.2) = (a, b),
+            None => self.entries.push((name, a, b)),
         }
     }
 
@@ -55,12 +72,13 @@ impl Params {
     /// ```
     /// let mut p = webfw::Params::default();
     /// p.set("id", "1");
-    /// p.remove("id");
+    /// assert_eq!(p.remove("id").as_deref(), Some("1"));
     /// assert!(p.is_empty());
     /// ```
     pub fn remove(&mut self, name: &str) -> Option<String> {
-        let i = self.entries.iter().position(|(k, _)| &**k == name)?;
-        Some(self.entries.remove(i).1)
+        let i = self.entries.iter().position(|(k, _, _)| &**k == name)?;
+        let (_, a, b) = self.entries.remove(i);
+        Some(self.values[a..b].to_owned())
     }
 
     /// Number of parameters.
@@ -89,11 +107,34 @@ impl Params {
     /// assert_eq!(p.iter().next(), Some(("a", "1")));
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.entries.iter().map(|(k, v)| (&**k, v.as_str()))
+        self.entries
+            .iter()
+            .map(|(k, a, b)| (&**k, &self.values[*a..*b]))
     }
 
-    pub(crate) fn push_raw(&mut self, name: Arc<str>, value: String) {
-        self.set(name, value);
+    /// Empty params with the buffers of earlier ones, if the thread kept any.
+    pub(crate) fn recycled() -> Params {
+        SPARE
+            .try_with(std::cell::Cell::take)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Empties `params`, keeping their buffers for [`Params::recycled`].
+    /// Params that never allocated cost one check.
+    #[inline]
+    pub(crate) fn recycle(params: &mut Params) {
+        if params.entries.capacity() != 0 || params.values.capacity() != 0 {
+            Params::keep(std::mem::take(params));
+        }
+    }
+
+    #[inline(never)]
+    fn keep(mut params: Params) {
+        params.entries.clear();
+        params.values.clear();
+        let _ = SPARE.try_with(|spare| spare.set(Some(params)));
     }
 
     /// `mergeParams`: the parent's parameters, overridden by the child's; when both
@@ -108,12 +149,15 @@ impl Params {
         } else {
             0
         };
-        for (k, v) in child.entries {
+        for (k, a, b) in &child.entries {
+            let v = &child.values[*a..*b];
             match k.parse::<usize>() {
-                Ok(i) if shift > 0 && is_index(&k) => out.set((i + shift).to_string(), v),
-                _ => out.set(k, v),
+                Ok(i) if shift > 0 && is_index(k) => out.set((i + shift).to_string(), v),
+                _ => out.set(k.clone(), v),
             }
         }
+        let mut child = child;
+        Params::recycle(&mut child);
         out
     }
 
@@ -136,7 +180,7 @@ impl Params {
     fn ordered(&self) -> Vec<(&str, &str)> {
         let mut idx: Vec<(u64, &str, &str)> = Vec::new();
         let mut named: Vec<(&str, &str)> = Vec::new();
-        for (k, v) in &self.entries {
+        for (k, v) in self.iter() {
             match k.parse::<u64>() {
                 Ok(n) if is_index(k) => idx.push((n, k, v)),
                 _ => named.push((k, v)),
@@ -150,12 +194,30 @@ impl Params {
     }
 }
 
+/// Names compared without a `memcmp` call (they are short).
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    crate::http::same_bytes(a.as_bytes(), b.as_bytes())
+}
+
 /// A canonical array index as V8 orders it: digits without leading zeros, < 2^32 - 1.
 fn is_index(k: &str) -> bool {
     !k.is_empty()
         && k.bytes().all(|b| b.is_ascii_digit())
         && (k == "0" || !k.starts_with('0'))
         && k.parse::<u64>().is_ok_and(|n| n < u64::from(u32::MAX))
+}
+
+impl PartialEq for Params {
+    fn eq(&self, other: &Params) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for Params {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
 }
 
 impl Serialize for Params {
@@ -172,6 +234,29 @@ impl Serialize for Params {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recycled_params_come_back_empty_with_their_buffers() {
+        let mut p = Params::default();
+        p.set("id", "a-long-value");
+        p.set("id", "2");
+        assert_eq!(p.get("id"), Some("2"));
+        let mut fresh = Params::default();
+        fresh.set("id", "2");
+        assert_eq!(p, fresh, "replaced text is not compared");
+        let values = p.values.capacity();
+        Params::recycle(&mut p);
+        assert!(p.is_empty());
+        let again = Params::recycled();
+        assert!(again.is_empty());
+        assert_eq!(again.get("id"), None);
+        assert_eq!(again.values.capacity(), values);
+        assert_eq!(
+            Params::recycled().values.capacity(),
+            0,
+            "one spare per thread"
+        );
+    }
 
     #[test]
     fn merge_params_shifts_child_indexes_past_parent() {

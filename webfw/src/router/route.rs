@@ -1,5 +1,6 @@
 //! A route: handlers per method for one path (`router.route(path)`).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::handler::{IntoMiddlewares, Middleware};
@@ -40,17 +41,57 @@ impl RouteInfo {
     }
 }
 
+/// The lower-case names of the standard methods: the request's method and
+/// a route's are both taken from here, so the usual comparison is of two
+/// pointers.
+const STANDARD: [&str; 9] = [
+    "get", "post", "put", "delete", "head", "options", "patch", "trace", "connect",
+];
+
+/// A request method in lower case, as route tables store it.
+pub(crate) fn lower_method(m: &http::Method) -> Cow<'static, str> {
+    let i = match *m {
+        http::Method::GET => 0,
+        http::Method::POST => 1,
+        http::Method::PUT => 2,
+        http::Method::DELETE => 3,
+        http::Method::HEAD => 4,
+        http::Method::OPTIONS => 5,
+        http::Method::PATCH => 6,
+        http::Method::TRACE => 7,
+        http::Method::CONNECT => 8,
+        _ => return Cow::Owned(m.as_str().to_ascii_lowercase()),
+    };
+    Cow::Borrowed(STANDARD[i])
+}
+
+/// A method name as a route stores it: the shared name when it is standard.
+fn route_method(lower: String) -> Cow<'static, str> {
+    match STANDARD.iter().find(|m| **m == lower) {
+        Some(m) => Cow::Borrowed(m),
+        None => Cow::Owned(lower),
+    }
+}
+
+/// Method names compared without a `memcmp` call: every route of every
+/// request compares one, and standard names are the same pointer.
+#[inline]
+pub(crate) fn same_method(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len())
+        || crate::http::same_bytes(a.as_bytes(), b.as_bytes())
+}
+
 /// Which requests a route entry applies to.
 pub(crate) enum MethodSel {
     All,
-    One(String),
+    One(Cow<'static, str>),
 }
 
 pub(crate) struct Route {
     pub(crate) path: Option<String>,
     pub(crate) stack: Vec<(MethodSel, Middleware)>,
     /// Methods in order of first registration (lower case).
-    pub(crate) methods: Vec<String>,
+    pub(crate) methods: Vec<Cow<'static, str>>,
     pub(crate) has_all: bool,
     pub(crate) info: Option<Arc<RouteInfo>>,
 }
@@ -67,7 +108,7 @@ impl Route {
     }
 
     fn has(&self, method: &str) -> bool {
-        self.methods.iter().any(|m| m == method)
+        self.methods.iter().any(|m| same_method(m, method))
     }
 
     /// `route._handles_method`: `all`, the method itself, or GET for HEAD.
@@ -98,7 +139,7 @@ impl Route {
     }
 
     pub(crate) fn freeze(&mut self) {
-        let mut methods = self.methods.clone();
+        let mut methods: Vec<String> = self.methods.iter().map(|m| m.to_string()).collect();
         if self.has_all {
             methods.insert(0, "_all".into());
         }
@@ -136,7 +177,7 @@ impl<'r> RouteBuilder<'r> {
     /// app.route("/").method("m-search", |_: &mut Request, res: &mut Response| res.send("ok"));
     /// ```
     pub fn method<M>(self, method: &str, handlers: impl IntoMiddlewares<M>) -> Self {
-        let method = method.to_ascii_lowercase();
+        let method = route_method(method.to_ascii_lowercase());
         let mut list = Vec::new();
         handlers.into_middlewares(&mut list);
         assert!(
