@@ -291,6 +291,7 @@ impl Request {
     /// let req = webfw::Request::for_test(http::Method::GET, "/a?b=1");
     /// assert_eq!(req.url(), "/a?b=1");
     /// ```
+    #[inline]
     pub fn url(&self) -> &str {
         current_url(&self.url, &self.absolute_target, &self.uri)
     }
@@ -472,6 +473,7 @@ impl Request {
     /// let req = webfw::Request::for_test(http::Method::GET, "/a/b?c");
     /// assert_eq!(req.path(), "/a/b");
     /// ```
+    #[inline]
     pub fn path(&self) -> &str {
         let (start, end) = self.url.path;
         self.url()

@@ -507,47 +507,60 @@ enum Now {
     From(usize, Option<Error>),
 }
 
+/// A synchronous run of handlers: the next to call and the error travelling.
+struct Run {
+    next: usize,
+    err: Option<Error>,
+}
+
+impl Run {
+    /// Runs `step` under one panic guard for the whole run, not one per
+    /// handler: a handler's panic becomes the error travelling on from the
+    /// handler after it (`step` counts a handler as passed before calling
+    /// it), as a thrown error does in Express.
+    fn guarded(err: Option<Error>, mut step: impl FnMut(&mut Run) -> Now) -> Now {
+        let mut run = Run { next: 0, err };
+        loop {
+            match std::panic::catch_unwind(AssertUnwindSafe(|| step(&mut run))) {
+                Ok(now) => return now,
+                Err(payload) => run.err = Some(panic_error(payload)),
+            }
+        }
+    }
+}
+
 /// [`run_handlers`] for as long as the handlers are synchronous (see
 /// [`Handler::call_now`](crate::handler::Handler::call_now)).
 fn run_handlers_now(
     handlers: &[Middleware],
     req: &mut Request,
     res: &mut Response,
-    mut err: Option<Error>,
+    err: Option<Error>,
 ) -> Now {
-    for (i, h) in handlers.iter().enumerate() {
-        let result = match h {
-            Middleware::Handler(_) if err.is_some() => continue,
-            Middleware::Handler(f) => match call_now(&**f, req, res) {
-                Some(r) => r,
-                None => return Now::From(i, err),
-            },
-            Middleware::Error(_) if err.is_none() => continue,
-            Middleware::Router(_) | Middleware::Mounted(_) if err.is_some() => continue,
-            Middleware::App(_) => continue,
-            _ => return Now::From(i, err),
-        };
-        match result {
-            Ok(Flow::Next) | Ok(Flow::Route) => {}
-            Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
-            Ok(Flow::Done) => return Now::Done((Step::Done, None)),
-            Err(e) => err = Some(e),
+    Run::guarded(err, |run| {
+        while let Some(h) = handlers.get(run.next) {
+            let i = run.next;
+            run.next += 1;
+            let result = match h {
+                Middleware::Handler(_) if run.err.is_some() => continue,
+                Middleware::Handler(f) => match f.call_now(req, res) {
+                    Some(r) => r,
+                    None => return Now::From(i, run.err.take()),
+                },
+                Middleware::Error(_) if run.err.is_none() => continue,
+                Middleware::Router(_) | Middleware::Mounted(_) if run.err.is_some() => continue,
+                Middleware::App(_) => continue,
+                _ => return Now::From(i, run.err.take()),
+            };
+            match result {
+                Ok(Flow::Next) | Ok(Flow::Route) => {}
+                Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
+                Ok(Flow::Done) => return Now::Done((Step::Done, None)),
+                Err(e) => run.err = Some(e),
+            }
         }
-    }
-    Now::Done((Step::Next, err))
-}
-
-/// A handler's synchronous entry point, under the same panic guard as
-/// [`guarded`].
-fn call_now(
-    f: &dyn crate::handler::Handler,
-    req: &mut Request,
-    res: &mut Response,
-) -> Option<Result> {
-    match std::panic::catch_unwind(AssertUnwindSafe(|| f.call_now(req, res))) {
-        Ok(r) => r,
-        Err(payload) => Some(Err(panic_error(payload))),
-    }
+        Now::Done((Step::Next, run.err.take()))
+    })
 }
 
 /// Runs the handlers of one layer in order, honouring error mode.
@@ -608,32 +621,35 @@ async fn run_handlers(
 /// [`dispatch_route`] for as long as the handlers are synchronous.
 fn dispatch_route_now(route: &Route, req: &mut Request, res: &mut Response, method: &str) -> Now {
     let method = route.dispatch_method(method);
-    let mut err: Option<Error> = None;
-    for (i, (sel, h)) in route.stack.iter().enumerate() {
-        if let MethodSel::One(m) = sel
-            && !same_method(m, method)
-        {
-            continue;
+    Run::guarded(None, |run| {
+        while let Some((sel, h)) = route.stack.get(run.next) {
+            let i = run.next;
+            run.next += 1;
+            if let MethodSel::One(m) = sel
+                && !same_method(m, method)
+            {
+                continue;
+            }
+            let result = match h {
+                Middleware::Error(_) if run.err.is_none() => continue,
+                Middleware::Error(_) => return Now::From(i, run.err.take()),
+                _ if run.err.is_some() => continue,
+                Middleware::Handler(f) => match f.call_now(req, res) {
+                    Some(r) => r,
+                    None => return Now::From(i, run.err.take()),
+                },
+                _ => return Now::From(i, run.err.take()),
+            };
+            match result {
+                Ok(Flow::Next) => {}
+                Ok(Flow::Route) => return Now::Done((Step::Next, None)),
+                Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
+                Ok(Flow::Done) => return Now::Done((Step::Done, None)),
+                Err(e) => run.err = Some(e),
+            }
         }
-        let result = match h {
-            Middleware::Error(_) if err.is_none() => continue,
-            Middleware::Error(_) => return Now::From(i, err),
-            _ if err.is_some() => continue,
-            Middleware::Handler(f) => match call_now(&**f, req, res) {
-                Some(r) => r,
-                None => return Now::From(i, err),
-            },
-            _ => return Now::From(i, err),
-        };
-        match result {
-            Ok(Flow::Next) => {}
-            Ok(Flow::Route) => return Now::Done((Step::Next, None)),
-            Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
-            Ok(Flow::Done) => return Now::Done((Step::Done, None)),
-            Err(e) => err = Some(e),
-        }
-    }
-    Now::Done((Step::Next, err))
+        Now::Done((Step::Next, run.err.take()))
+    })
 }
 
 /// `route.dispatch`: the route's handlers for the request's method, from
