@@ -165,7 +165,7 @@ impl Literal {
 }
 
 /// At most this many parameters (their spans live on the stack).
-const MAX_PARAMS: usize = 8;
+pub(crate) const MAX_PARAMS: usize = 8;
 /// Byte spans of the parameters that are present.
 pub(crate) type Spans = [Option<(usize, usize)>; MAX_PARAMS];
 
@@ -254,14 +254,14 @@ impl Segments {
         })
     }
 
-    /// The match length and the span of every parameter that is present.
+    /// The match length; `spans` gets the span of every parameter that is
+    /// present (the caller's array: returning ~200 bytes by value costs a
+    /// `memcpy` call).
     #[inline]
-    pub(crate) fn matches(&self, path: &str) -> Option<(usize, Spans)> {
+    pub(crate) fn matches(&self, path: &str, spans: &mut Spans) -> Option<usize> {
         let p = path.as_bytes();
         let pos = self.head.eat(p, 0)?;
-        let mut spans = [None; MAX_PARAMS];
-        let end = self.step(p, pos, 0, &mut spans)?;
-        Some((end, spans))
+        self.step(p, pos, 0, spans)
     }
 
     fn step(&self, p: &[u8], pos: usize, k: usize, spans: &mut Spans) -> Option<usize> {

@@ -662,7 +662,8 @@ impl Pattern {
                 params: Vec::new(),
             }),
             Engine::Segments(seg) => {
-                let (len, spans) = seg.matches(path)?;
+                let mut spans = [None; fast::MAX_PARAMS];
+                let len = seg.matches(path, &mut spans)?;
                 let mut params = Vec::with_capacity(self.keys.len());
                 for (k, span) in spans.iter().enumerate().take(self.keys.len()) {
                     if let Some((a, b)) = *span {
@@ -717,7 +718,8 @@ impl Pattern {
             Engine::Slash => Some(0),
             Engine::Literal(lit) => lit.matches(path),
             Engine::Segments(seg) => {
-                let (len, spans) = seg.matches(path)?;
+                let mut spans = [None; fast::MAX_PARAMS];
+                let len = seg.matches(path, &mut spans)?;
                 for (k, span) in spans.iter().enumerate().take(self.keys.len()) {
                     if let Some((a, b)) = *span {
                         each(k, &path[a..b]);
