@@ -179,12 +179,28 @@ struct Param {
     after: Lit,
 }
 
+/// The non-empty segment a parameter takes after the `/` at `pos`.
+#[inline]
+fn segment(p: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if p.get(pos) != Some(&b'/') {
+        return None;
+    }
+    let s = pos + 1;
+    let e = p[s..]
+        .iter()
+        .position(|&c| c == b'/')
+        .map_or(p.len(), |x| s + x);
+    (e > s).then_some((s, e))
+}
+
 /// Literal text and `/:name` / `/:name?` parameters.
 #[derive(Clone, Debug)]
 pub(crate) struct Segments {
     head: Lit,
     params: Vec<Param>,
     tail: Tail,
+    /// No parameter is optional: there is nothing to backtrack over.
+    required: bool,
 }
 
 /// Parse `/:name` at `s[i..]` (`i` at the `/`); returns (optional, end).
@@ -241,7 +257,7 @@ impl Segments {
         }
         let (last, tail) = split_tail(chunks[n], opts);
         let insensitive = !opts.sensitive;
-        let params = (0..n)
+        let params: Vec<Param> = (0..n)
             .map(|k| Param {
                 optional: optional[k],
                 after: Lit::new(if k + 1 == n { last } else { chunks[k + 1] }, insensitive),
@@ -249,6 +265,7 @@ impl Segments {
             .collect();
         Some(Segments {
             head: Lit::new(chunks[0], insensitive),
+            required: !params.iter().any(|p| p.optional),
             params,
             tail,
         })
@@ -260,8 +277,18 @@ impl Segments {
     #[inline]
     pub(crate) fn matches(&self, path: &str, spans: &mut Spans) -> Option<usize> {
         let p = path.as_bytes();
-        let pos = self.head.eat(p, 0)?;
-        self.step(p, pos, 0, spans)
+        let mut pos = self.head.eat(p, 0)?;
+        if !self.required {
+            return self.step(p, pos, 0, spans);
+        }
+        // Each parameter then has one way to match: `step` without its
+        // recursion.
+        for (k, param) in self.params.iter().enumerate() {
+            let (s, e) = segment(p, pos)?;
+            pos = param.after.eat(p, e)?;
+            spans[k] = Some((s, e));
+        }
+        self.tail.end(p, pos)
     }
 
     fn step(&self, p: &[u8], pos: usize, k: usize, spans: &mut Spans) -> Option<usize> {
@@ -269,21 +296,14 @@ impl Segments {
             return self.tail.end(p, pos);
         };
         let after = &param.after;
-        if p.get(pos) == Some(&b'/') {
-            let s = pos + 1;
-            let e = p[s..]
-                .iter()
-                .position(|&c| c == b'/')
-                .map_or(p.len(), |x| s + x);
-            if e > s
-                && let Some(next) = after.eat(p, e)
-            {
-                spans[k] = Some((s, e));
-                if let Some(end) = self.step(p, next, k + 1, spans) {
-                    return Some(end);
-                }
-                spans[k] = None;
+        if let Some((s, e)) = segment(p, pos)
+            && let Some(next) = after.eat(p, e)
+        {
+            spans[k] = Some((s, e));
+            if let Some(end) = self.step(p, next, k + 1, spans) {
+                return Some(end);
             }
+            spans[k] = None;
         }
         if param.optional {
             let next = after.eat(p, pos)?;
