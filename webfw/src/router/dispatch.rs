@@ -199,6 +199,7 @@ impl Router {
 
     /// Walks the layers from where `walk` is, for as long as they run
     /// synchronously.
+    #[inline(always)]
     fn walk_now(
         &self,
         index: &super::index::Index,
