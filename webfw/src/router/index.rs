@@ -125,7 +125,7 @@ impl Index {
         let mut pos = 0;
         while let Some(&b) = path.get(pos) {
             let b = if self.fold { b.to_ascii_lowercase() } else { b };
-            let Ok(k) = node.children.binary_search_by_key(&b, |c| c.0) else {
+            let Some(k) = child_at(&node.children, b) else {
                 break;
             };
             let child = &self.nodes[node.children[k].1 as usize];
@@ -147,6 +147,17 @@ impl Index {
             node = child;
         }
         node
+    }
+}
+
+/// The child whose edge starts with `b`: most nodes have a few children,
+/// and a scan of those costs less than a binary search's setup.
+#[inline]
+fn child_at(children: &[(u8, u32)], b: u8) -> Option<usize> {
+    if children.len() <= 8 {
+        children.iter().position(|c| c.0 == b)
+    } else {
+        children.binary_search_by_key(&b, |c| c.0).ok()
     }
 }
 
