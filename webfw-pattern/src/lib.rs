@@ -661,15 +661,9 @@ impl Pattern {
                 len,
                 params: Vec::new(),
             }),
-            Engine::Segments(seg) => {
-                let mut spans = [None; fast::MAX_PARAMS];
-                let len = seg.matches(path, &mut spans)?;
+            Engine::Segments(_) => {
                 let mut params = Vec::with_capacity(self.keys.len());
-                for (k, span) in spans.iter().enumerate().take(self.keys.len()) {
-                    if let Some((a, b)) = *span {
-                        self.push_param(&mut params, k, &path[a..b]);
-                    }
-                }
+                let len = self.matches_each(path, |k, v| self.push_param(&mut params, k, v))?;
                 Some(Match { len, params })
             }
             Engine::Regex(c) => {

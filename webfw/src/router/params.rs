@@ -139,7 +139,7 @@ impl Params {
 
     /// `mergeParams`: the parent's parameters, overridden by the child's; when both
     /// have numbered keys the child's are shifted past the parent's.
-    pub(crate) fn merged(parent: &Params, child: Params) -> Params {
+    pub(crate) fn merged(parent: &Params, mut child: Params) -> Params {
         let mut out = parent.clone();
         let parent_numbered = (0..)
             .take_while(|i: &usize| parent.get(&i.to_string()).is_some())
@@ -156,7 +156,6 @@ impl Params {
                 _ => out.set(k.clone(), v),
             }
         }
-        let mut child = child;
         Params::recycle(&mut child);
         out
     }
