@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Log, TestServer, error_page, trace, trace_of};
+use common::{Log, TestServer, error_page, trace, trace_of, trace_param};
 use serde_json::json;
 use webfw::prelude::*;
 
@@ -590,10 +590,7 @@ async fn a_walk_goes_on_after_a_layer_that_awaited() {
 #[tokio::test]
 async fn the_walk_goes_on_after_param_callbacks() {
     let mut app = webfw::app();
-    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
-        trace(req, &format!("param {id}"));
-        next()
-    });
+    app.param("id", trace_param);
     app.use_(sync_mark);
     app.get("/p/:id", sync_mark);
     app.get("/p/:id", (async_mark, sync_mark));
@@ -767,10 +764,7 @@ async fn head_handler_on_the_same_route_wins_over_get() {
 #[tokio::test]
 async fn head_enters_non_get_routes_for_their_param_callbacks_then_404s() {
     let mut app = webfw::app();
-    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
-        trace(req, &format!("param {id}"));
-        next()
-    });
+    app.param("id", trace_param);
     app.post("/q/:id", |_: &mut Request, res: &mut Response| {
         res.send("post")
     });

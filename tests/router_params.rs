@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{TestServer, trace, trace_of};
+use common::{TestServer, trace, trace_of, trace_param};
 use serde_json::json;
 use webfw::prelude::*;
 use webfw::{PathSpec, RouterOptions};
@@ -41,10 +41,7 @@ async fn param_callback_runs_before_the_route_with_the_decoded_value() {
 #[tokio::test]
 async fn leading_colon_in_the_param_name_is_ignored() {
     let mut app = webfw::app();
-    app.param(":id", |req: &mut Request, _: &mut Response, id: &str| {
-        trace(req, &format!("param {id}"));
-        next()
-    });
+    app.param(":id", trace_param);
     app.get("/user/:id", send_trace);
     let srv = TestServer::start(app).await;
     assert_eq!(srv.get("/user/3").await.text(), "param 3");
@@ -111,10 +108,7 @@ async fn param_callback_runs_once_per_request_per_value() {
 #[tokio::test]
 async fn param_callback_reruns_for_a_different_value() {
     let mut app = webfw::app();
-    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
-        trace(req, &format!("param {id}"));
-        next()
-    });
+    app.param("id", trace_param);
     app.use_at("/v/:id", |req: &mut Request, _: &mut Response| {
         trace(req, "use");
         next()
@@ -128,10 +122,7 @@ async fn param_callback_reruns_for_a_different_value() {
 #[tokio::test]
 async fn optional_param_that_did_not_match_triggers_no_callback() {
     let mut app = webfw::app();
-    app.param("id", |req: &mut Request, _: &mut Response, id: &str| {
-        trace(req, &format!("param {id}"));
-        next()
-    });
+    app.param("id", trace_param);
     app.get("/opt/:id?", send_trace);
     let srv = TestServer::start(app).await;
     assert_eq!(srv.get("/opt").await.text(), "");

@@ -480,6 +480,12 @@ pub fn trace(req: &mut Request, entry: &str) {
     }
 }
 
+/// A param callback that records `param <value>` in the trace and goes on.
+pub fn trace_param(req: &mut Request, _: &mut Response, id: &str) -> Result {
+    trace(req, &format!("param {id}"));
+    webfw::next()
+}
+
 /// The per-request trace as `a,b,c`.
 pub fn trace_of(req: &Request) -> String {
     match req.local("trace") {
