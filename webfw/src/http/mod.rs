@@ -95,6 +95,12 @@ pub(crate) fn find_in_words(
     (m != 0).then(|| last + (m.trailing_zeros() / 8) as usize)
 }
 
+/// [`same_bytes`] for strings.
+#[inline]
+pub(crate) fn same_str(a: &str, b: &str) -> bool {
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
 /// `a == b`, a word at a time: for the short names and labels routing
 /// compares, a `memcmp` call costs more than the comparison itself.
 #[inline]

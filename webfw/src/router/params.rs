@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::http::same_str;
+
 /// The parameters of the matched layer (`req.params`).
 ///
 /// ```
@@ -39,7 +41,7 @@ impl Params {
     pub fn get(&self, name: &str) -> Option<&str> {
         self.entries
             .iter()
-            .find(|(k, _, _)| same_name(k, name))
+            .find(|(k, _, _)| same_str(k, name))
             .map(|&(_, a, b)| &self.values[a..b])
     }
 
@@ -57,11 +59,7 @@ impl Params {
         let a = self.values.len();
         self.values.push_str(value.as_ref());
         let b = self.values.len();
-        match self
-            .entries
-            .iter_mut()
-            .find(|(k, _, _)| same_name(k, &name))
-        {
+        match self.entries.iter_mut().find(|(k, _, _)| same_str(k, &name)) {
             Some(slot) => (slot.1, slot.2) = (a, b),
             None => self.entries.push((name, a, b)),
         }
@@ -191,12 +189,6 @@ impl Params {
             .chain(named)
             .collect()
     }
-}
-
-/// Names compared without a `memcmp` call (they are short).
-#[inline]
-fn same_name(a: &str, b: &str) -> bool {
-    crate::http::same_bytes(a.as_bytes(), b.as_bytes())
 }
 
 /// A canonical array index as V8 orders it: digits without leading zeros, < 2^32 - 1.

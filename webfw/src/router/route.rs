@@ -77,8 +77,7 @@ fn route_method(lower: String) -> Cow<'static, str> {
 /// request compares one, and standard names are the same pointer.
 #[inline]
 pub(crate) fn same_method(a: &str, b: &str) -> bool {
-    (a.as_ptr() == b.as_ptr() && a.len() == b.len())
-        || crate::http::same_bytes(a.as_bytes(), b.as_bytes())
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || crate::http::same_str(a, b)
 }
 
 /// Which requests a route entry applies to.
