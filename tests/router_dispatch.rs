@@ -555,6 +555,55 @@ async fn sync_and_async_handlers_mix_in_one_layer() {
     );
 }
 
+fn sync_leave(req: &mut Request, _: &mut Response) -> Result {
+    trace(req, "leave");
+    next_router()
+}
+
+fn sync_answer(req: &mut Request, res: &mut Response) -> Result {
+    trace(req, "answer");
+    send_trace(req, res)
+}
+
+/// Plain functions given together to `use` run as one chain; each result
+/// still means what it means between separate handlers.
+#[tokio::test]
+async fn plain_functions_given_together_keep_every_flow() {
+    let mut app = webfw::app();
+    // An error ends the chain and travels on to the next error handler.
+    app.use_at("/e", (sync_mark, sync_fail, sync_mark, sync_mark));
+    app.use_at("/e", (sync_mark, recover, sync_mark));
+    app.get("/e", send_trace);
+    // A response ends the chain.
+    app.use_at("/d", (sync_mark, sync_answer, sync_mark));
+    // `next_router` leaves the router the chain is in.
+    let mut router = webfw::router();
+    router.use_((sync_mark, sync_leave, sync_mark));
+    router.get("/", |_: &mut Request, res: &mut Response| res.send("never"));
+    app.use_at("/r", router);
+    app.get("/r", send_trace);
+    // Chains nest; `next_route` goes on with the next function.
+    app.use_at(
+        "/n",
+        ((sync_mark, next_route_mark), (next_route_mark, sync_mark)),
+    );
+    app.get("/n", send_trace);
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/e").await.text(),
+        "sync:/,fail,caught teapot,sync:/"
+    );
+    assert_eq!(srv.get("/d").await.text(), "sync:/,answer");
+    assert_eq!(srv.get("/r").await.text(), "sync:/,leave");
+    assert_eq!(srv.get("/n").await.text(), "sync:/,route:/,route:/,sync:/");
+}
+
+fn next_route_mark(req: &mut Request, _: &mut Response) -> Result {
+    let entry = format!("route:{}", req.url());
+    trace(req, &entry);
+    next_route()
+}
+
 async fn async_rewrite(req: &mut Request, _: &mut Response) -> Result {
     tokio::task::yield_now().await;
     trace(req, "rewrite");

@@ -234,6 +234,19 @@ impl std::fmt::Debug for Middleware {
 pub trait IntoMiddleware<M>: Sized {
     /// Performs the conversion.
     fn into_middleware(self) -> Middleware;
+
+    /// Whether this is a plain synchronous handler function, which
+    /// [`IntoMiddleware::call_plain`] calls.
+    #[doc(hidden)]
+    const PLAIN: bool = false;
+
+    /// Calls a plain synchronous handler function (only when
+    /// [`IntoMiddleware::PLAIN`]).
+    #[doc(hidden)]
+    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
+        let _ = (req, res);
+        unreachable!("call_plain is only called on plain handler functions")
+    }
 }
 
 /// Several middleware at once: `app.get(path, (a, b, c))` is Express's
@@ -241,6 +254,29 @@ pub trait IntoMiddleware<M>: Sized {
 pub trait IntoMiddlewares<M>: Sized {
     /// Appends the middleware to `out` in order.
     fn into_middlewares(self, out: &mut Vec<Middleware>);
+
+    /// Appends the middleware of a `use` layer to `out`: plain synchronous
+    /// functions given together become one handler that calls each of them
+    /// directly, so a chain of them costs one dynamic call, not one each.
+    /// Only for `use`, where `next('route')` means `next()` (a route would
+    /// have to stop the chain there).
+    #[doc(hidden)]
+    fn into_use_middlewares(self, out: &mut Vec<Middleware>) {
+        self.into_middlewares(out);
+    }
+
+    /// Whether every middleware is a plain synchronous function.
+    #[doc(hidden)]
+    const PLAIN: bool = false;
+
+    /// Calls the plain functions in order with `use` semantics: the first
+    /// result other than `next()` or `next('route')` ends the chain (only
+    /// when [`IntoMiddlewares::PLAIN`]).
+    #[doc(hidden)]
+    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
+        let _ = (req, res);
+        unreachable!("call_plain is only called on plain handler functions")
+    }
 }
 
 #[doc(hidden)]
@@ -299,6 +335,13 @@ where
 {
     fn into_middleware(self) -> Middleware {
         Middleware::Handler(Arc::new(SyncHandler(self)))
+    }
+
+    const PLAIN: bool = true;
+
+    #[inline(always)]
+    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
+        self(req, res)
     }
 }
 
@@ -471,6 +514,13 @@ impl<M, T: IntoMiddleware<M>> IntoMiddlewares<One<M>> for T {
     fn into_middlewares(self, out: &mut Vec<Middleware>) {
         out.push(self.into_middleware());
     }
+
+    const PLAIN: bool = T::PLAIN;
+
+    #[inline(always)]
+    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
+        IntoMiddleware::call_plain(self, req, res)
+    }
 }
 
 impl IntoMiddlewares<Many> for Vec<Middleware> {
@@ -479,15 +529,63 @@ impl IntoMiddlewares<Many> for Vec<Middleware> {
     }
 }
 
+/// Plain synchronous functions registered together in one `use` layer,
+/// called one after the other without a dynamic call each (see
+/// [`IntoMiddlewares::into_use_middlewares`]).
+struct PlainChain<T, M>(T, std::marker::PhantomData<fn() -> M>);
+
+impl<T, M> Handler for PlainChain<T, M>
+where
+    T: IntoMiddlewares<M> + Send + Sync + 'static,
+    M: 'static,
+{
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        HandlerFuture::Ready(self.call_now(req, res))
+    }
+
+    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
+        Some(self.0.call_plain(req, res))
+    }
+}
+
 macro_rules! tuple_middlewares {
     ($(($($t:ident $m:ident),+))+) => {$(
         impl<$($t, $m),+> IntoMiddlewares<($($m,)+)> for ($($t,)+)
-        where $($t: IntoMiddlewares<$m>),+
+        where
+            $($t: IntoMiddlewares<$m>,)+
+            Self: Send + Sync + 'static,
+            $($m: 'static,)+
         {
             #[allow(non_snake_case)]
             fn into_middlewares(self, out: &mut Vec<Middleware>) {
                 let ($($t,)+) = self;
                 $($t.into_middlewares(out);)+
+            }
+
+            #[allow(non_snake_case)]
+            fn into_use_middlewares(self, out: &mut Vec<Middleware>) {
+                if Self::PLAIN {
+                    out.push(Middleware::Handler(Arc::new(PlainChain(
+                        self,
+                        std::marker::PhantomData,
+                    ))));
+                } else {
+                    let ($($t,)+) = self;
+                    $($t.into_use_middlewares(out);)+
+                }
+            }
+
+            const PLAIN: bool = $($t::PLAIN &&)+ true;
+
+            #[allow(non_snake_case)]
+            #[inline(always)]
+            fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
+                let ($($t,)+) = self;
+                $(match $t.call_plain(req, res)? {
+                    Flow::Next | Flow::Route => {}
+                    flow => return Ok(flow),
+                })+
+                Ok(Flow::Next)
             }
         }
     )+};
@@ -586,5 +684,40 @@ where
 impl<P: ParamHandler> IntoParamHandler<HandlerValue> for P {
     fn into_param_handler(self) -> Arc<dyn ParamHandler> {
         Arc::new(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(_: &mut Request, _: &mut Response) -> Result {
+        next()
+    }
+
+    async fn later(_: &mut Request, _: &mut Response) -> Result {
+        next()
+    }
+
+    fn count<M>(m: impl IntoMiddlewares<M>, in_use: bool) -> usize {
+        let mut out = Vec::new();
+        if in_use {
+            m.into_use_middlewares(&mut out);
+        } else {
+            m.into_middlewares(&mut out);
+        }
+        out.len()
+    }
+
+    #[test]
+    fn plain_functions_given_to_use_together_become_one_handler() {
+        assert_eq!(count((plain, plain, plain), true), 1);
+        assert_eq!(count(((plain, plain), plain), true), 1);
+        // Routes keep one handler each: `next_route` must stop there.
+        assert_eq!(count((plain, plain, plain), false), 3);
+        // A handler that may await is not plain; its plain neighbours in a
+        // nested group still join.
+        assert_eq!(count((plain, later, plain), true), 3);
+        assert_eq!(count(((plain, plain), later), true), 2);
     }
 }

@@ -266,7 +266,7 @@ impl App {
     ) -> &mut Self {
         let path = path.into();
         let mut handlers = Vec::new();
-        middleware.into_middlewares(&mut handlers);
+        middleware.into_use_middlewares(&mut handlers);
         for h in &mut handlers {
             if let Middleware::App(sub) = h {
                 sub.mountpath = path.mountpath();

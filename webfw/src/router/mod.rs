@@ -212,7 +212,7 @@ impl Router {
         middleware: impl IntoMiddlewares<M>,
     ) -> &mut Self {
         let mut handlers = Vec::new();
-        middleware.into_middlewares(&mut handlers);
+        middleware.into_use_middlewares(&mut handlers);
         self.push_use(path.into(), handlers);
         self
     }
