@@ -22,6 +22,11 @@ struct Node {
     /// byte is the key the parent's `children` are sorted by.
     label: Vec<u8>,
     children: Vec<(u8, u32)>,
+    /// For a node with many children whose keys lie close together (the
+    /// digits of numbered paths): the child of each key from `dense_from`
+    /// on, `NONE` for none. One load instead of a binary search.
+    dense: Vec<u32>,
+    dense_from: u8,
     /// In ascending order, the layers whose prefix ends here or at an
     /// ancestor: a walk's answer is the list of the deepest node it reaches.
     layers: Vec<u32>,
@@ -80,6 +85,9 @@ impl Index {
         }
         idx.nodes[0].layers = std::mem::take(&mut trie[0].layers);
         idx.compress(&mut trie, 0, 0);
+        for node in &mut idx.nodes {
+            node.densify();
+        }
         idx
     }
 
@@ -101,8 +109,8 @@ impl Index {
             layers.sort_unstable();
             self.nodes.push(Node {
                 label,
-                children: Vec::new(),
                 layers,
+                ..Node::default()
             });
             self.nodes[to].children.push((key, new as u32));
             self.compress(trie, end, new);
@@ -125,10 +133,10 @@ impl Index {
         let mut pos = 0;
         while let Some(&b) = path.get(pos) {
             let b = if self.fold { b.to_ascii_lowercase() } else { b };
-            let Some(k) = child_at(&node.children, b) else {
+            let Some(c) = node.child(b) else {
                 break;
             };
-            let child = &self.nodes[node.children[k].1 as usize];
+            let child = &self.nodes[c as usize];
             // The key matched the label's first byte; most labels are that
             // one byte (digits, path separators), so skip the comparison call.
             let label = &child.label[1..];
@@ -150,14 +158,44 @@ impl Index {
     }
 }
 
-/// The child whose edge starts with `b`: most nodes have a few children,
-/// and a scan of those costs less than a binary search's setup.
-#[inline]
-fn child_at(children: &[(u8, u32)], b: u8) -> Option<usize> {
-    if children.len() <= 8 {
-        children.iter().position(|c| c.0 == b)
-    } else {
-        children.binary_search_by_key(&b, |c| c.0).ok()
+/// No child in [`Node::dense`].
+const NONE: u32 = u32::MAX;
+
+/// Nodes with more children than this get a dense table when their keys
+/// span at most [`DENSE_SPAN`] bytes (a 256-byte table each).
+const SCAN_MAX: usize = 8;
+const DENSE_SPAN: usize = 64;
+
+impl Node {
+    fn densify(&mut self) {
+        let (Some(first), Some(last)) = (self.children.first(), self.children.last()) else {
+            return;
+        };
+        let span = usize::from(last.0 - first.0) + 1;
+        if self.children.len() <= SCAN_MAX || span > DENSE_SPAN {
+            return;
+        }
+        self.dense_from = first.0;
+        self.dense = vec![NONE; span];
+        for &(key, child) in &self.children {
+            self.dense[usize::from(key - first.0)] = child;
+        }
+    }
+
+    /// The child whose edge starts with `b`: most nodes have a few children,
+    /// and a scan of those costs less than a binary search's setup; nodes
+    /// with many have a table, or else are binary-searched.
+    #[inline]
+    fn child(&self, b: u8) -> Option<u32> {
+        let k = if self.children.len() <= SCAN_MAX {
+            self.children.iter().position(|c| c.0 == b)
+        } else if !self.dense.is_empty() {
+            let c = *self.dense.get(usize::from(b.wrapping_sub(self.dense_from)))?;
+            return (c != NONE).then_some(c);
+        } else {
+            self.children.binary_search_by_key(&b, |c| c.0).ok()
+        }?;
+        Some(self.children[k].1)
     }
 }
 
@@ -225,11 +263,16 @@ mod tests {
             "/zzz",
             "/r/route39/1",
             "/r/route4",
+            // Keys below and above a dense table's range, and a gap in it.
+            "/r/route!",
+            "/r/routez",
+            "/r/route3:",
         ];
         for case_sensitive in [false, true] {
             let idx =
                 Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), case_sensitive);
             assert!(idx.linear.is_none());
+            assert!(idx.nodes.iter().any(|n| !n.dense.is_empty()));
             for path in paths {
                 for from in [0, 3, 9, prefixes.len()] {
                     assert_eq!(
