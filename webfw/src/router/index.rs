@@ -190,7 +190,9 @@ impl Node {
         let k = if self.children.len() <= SCAN_MAX {
             self.children.iter().position(|c| c.0 == b)
         } else if !self.dense.is_empty() {
-            let c = *self.dense.get(usize::from(b.wrapping_sub(self.dense_from)))?;
+            let c = *self
+                .dense
+                .get(usize::from(b.wrapping_sub(self.dense_from)))?;
             return (c != NONE).then_some(c);
         } else {
             self.children.binary_search_by_key(&b, |c| c.0).ok()

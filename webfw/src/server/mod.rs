@@ -29,7 +29,7 @@ use crate::request::{RawBody, Request};
 use crate::response::Response;
 use exchange::{Chain, Dispatch, Exchange};
 use pair::Pair;
-use sanitize::{RawTargets, Sanitize, Sniffed};
+use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight, Watchdog};
 
 pub use tls::TlsConfig;
@@ -524,6 +524,9 @@ fn service(
         let rejected = if parts.version >= http::Version::HTTP_2 {
             None
         } else {
+            // The read shim may have left this head to hyper: it goes on
+            // from the body hyper expects.
+            raw_targets.report(BodyFraming::of(&parts, &body));
             let (size, has_host) = head_size(&parts);
             if size.saturating_sub(escaped_len) > MAX_HEAD_SIZE {
                 Some(431)

@@ -13,6 +13,11 @@
 //! unparsable length, over-long lines) switches it to pass-through for the
 //! rest of the connection: it never waits for bytes, never drops or reorders
 //! them, and buffers at most the expansion of one read.
+//!
+//! A clean head that ends where its read ends (the usual request: one per
+//! read) is not followed line by line: hyper parses it before it reads
+//! again, and the service reports how hyper frames its body
+//! ([`RawTargets::report`]), which the next read starts from.
 
 use std::collections::VecDeque;
 use std::io;
@@ -94,9 +99,65 @@ fn escape(raw: &str) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// How hyper frames a request's body, as the service reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BodyFraming {
+    /// No body.
+    None,
+    /// `Content-Length` bytes.
+    Length(u64),
+    /// Chunked transfer coding.
+    Chunked,
+    /// Not HTTP/1 after the head (an upgrade), or not known.
+    Opaque,
+}
+
+impl BodyFraming {
+    /// What hyper made of a request head: the body it will read, or an
+    /// upgrade (hyper hands those an `OnUpgrade`).
+    pub(crate) fn of(parts: &http::request::Parts, body: &hyper::body::Incoming) -> BodyFraming {
+        if parts
+            .extensions
+            .get::<hyper::upgrade::OnUpgrade>()
+            .is_some()
+        {
+            return BodyFraming::Opaque;
+        }
+        match http_body::Body::size_hint(body).exact() {
+            Some(0) => BodyFraming::None,
+            Some(n) => BodyFraming::Length(n),
+            None => BodyFraming::Chunked,
+        }
+    }
+
+    // hyper's longest body length is `u64::MAX - 2`: the two values above
+    // are free for the other kinds.
+    const CHUNKED: u64 = u64::MAX - 1;
+    const OPAQUE: u64 = u64::MAX;
+
+    fn encode(self) -> u64 {
+        match self {
+            BodyFraming::None => 0,
+            BodyFraming::Length(n) => n.min(Self::CHUNKED - 1),
+            BodyFraming::Chunked => Self::CHUNKED,
+            BodyFraming::Opaque => Self::OPAQUE,
+        }
+    }
+
+    fn decode(code: u64) -> BodyFraming {
+        match code {
+            0 => BodyFraming::None,
+            Self::CHUNKED => BodyFraming::Chunked,
+            Self::OPAQUE => BodyFraming::Opaque,
+            n => BodyFraming::Length(n),
+        }
+    }
+}
+
 /// The raw targets of a connection's rewritten requests, shared between the
 /// [`Sanitize`] reader (which records them) and the service (which takes them,
-/// one call per request, in order).
+/// one call per request, in order); and the body framing of the last request
+/// the service saw.
 #[derive(Default)]
 pub(crate) struct RawTargets {
     /// Set while `queue` is non-empty: the common case is one atomic load.
@@ -104,6 +165,10 @@ pub(crate) struct RawTargets {
     queue: Mutex<VecDeque<(u64, String)>>,
     /// How many requests the service has taken so far.
     served: AtomicU64,
+    /// The request count `framing` belongs to (see [`RawTargets::report`]).
+    framed: AtomicU64,
+    /// A [`BodyFraming`], encoded.
+    framing: AtomicU64,
 }
 
 impl RawTargets {
@@ -134,6 +199,27 @@ impl RawTargets {
         // must not leak in: it is used only if it is what hyper parsed.
         raw.filter(|raw| escape(raw) == target())
     }
+
+    /// Called by the service after [`RawTargets::next`]: how hyper frames
+    /// the body of the request just taken.
+    pub(crate) fn report(&self, framing: BodyFraming) {
+        self.report_for(self.served.load(Ordering::Relaxed), framing);
+    }
+
+    /// The framing of the `count`th request (counting from 1).
+    fn report_for(&self, count: u64, framing: BodyFraming) {
+        self.framing.store(framing.encode(), Ordering::Relaxed);
+        self.framed.store(count, Ordering::Release);
+    }
+
+    /// The reported framing of the `count`th request; `Opaque` when the
+    /// report is of another request (counts out of step: stop rewriting).
+    fn framing_of(&self, count: u64) -> BodyFraming {
+        if self.framed.load(Ordering::Acquire) != count {
+            return BodyFraming::Opaque;
+        }
+        BodyFraming::decode(self.framing.load(Ordering::Relaxed))
+    }
 }
 
 /// Where the scanner is in the HTTP/1 byte stream.
@@ -155,6 +241,9 @@ enum State {
     ChunkData(u64),
     ChunkDataCr,
     ChunkDataLf,
+    /// After a head left to hyper (it ended where its read did): the next
+    /// read starts from the framing the service reports.
+    Framing,
     /// At the start of a trailer line, or of the final empty line.
     TrailerStart,
     TrailerLine,
@@ -188,11 +277,15 @@ struct Scanner {
     te_chunked: bool,
     chunk_size: u64,
     ext_len: usize,
+    /// Leave heads that end with their read to hyper ([`State::Framing`]);
+    /// off only for tests of the line-by-line states.
+    defer: bool,
 }
 
 impl Scanner {
     fn new(raw: std::sync::Arc<RawTargets>) -> Scanner {
         Scanner {
+            defer: true,
             state: State::Start,
             raw,
             index: 0,
@@ -230,6 +323,17 @@ impl Scanner {
     /// Follows `input`; returns true if it had to be rewritten, the rewritten
     /// bytes then being appended to `out` (left untouched otherwise).
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
+        if matches!(self.state, State::Framing) {
+            self.state = match self.raw.framing_of(self.index) {
+                BodyFraming::None => State::Start,
+                BodyFraming::Length(n) => State::Body(n),
+                BodyFraming::Chunked => {
+                    self.chunk_size = 0;
+                    State::ChunkSize(false)
+                }
+                BodyFraming::Opaque => State::PassThrough,
+            };
+        }
         let i = self.clean_heads(input);
         i < input.len() && self.feed_from(input, i, out)
     }
@@ -249,6 +353,10 @@ impl Scanner {
                 break;
             };
             i += n;
+            if self.defer && head_ends_at_end(&input[i..]) {
+                self.state = State::Framing;
+                return input.len();
+            }
             i += self.headers(&input[i..]);
         }
         i
@@ -263,7 +371,8 @@ impl Scanner {
         while i < input.len() {
             let rest = &input[i..];
             match self.state {
-                State::PassThrough => break,
+                // `feed` resolved a pending framing before; none is left here.
+                State::PassThrough | State::Framing => break,
                 State::Start => match rest[0] {
                     b'\r' | b'\n' => i += 1,
                     _ => {
@@ -642,6 +751,27 @@ impl Scanner {
     }
 }
 
+/// Whether the first empty line (CRLF or bare LF) of `rest`, the header
+/// lines after a request line, ends exactly where `rest` does: the head is
+/// then whole and nothing follows it in this read.
+fn head_ends_at_end(rest: &[u8]) -> bool {
+    let empty_line_end = |q: usize| match rest.get(q) {
+        Some(b'\n') => Some(q + 1),
+        Some(b'\r') if rest.get(q + 1) == Some(&b'\n') => Some(q + 2),
+        _ => None,
+    };
+    let mut q = 0;
+    loop {
+        if let Some(end) = empty_line_end(q) {
+            return end == rest.len();
+        }
+        match find_byte(b'\n', &rest[q..]) {
+            Some(p) => q += p + 1,
+            None => return false,
+        }
+    }
+}
+
 /// Inlined, and by length first: every header line of a head asks, and
 /// almost none is one of these.
 #[inline]
@@ -852,9 +982,12 @@ mod tests {
         raw.queue.lock().unwrap().iter().cloned().collect()
     }
 
-    /// Feeds `input` to a scanner in the given pieces; returns the output.
+    /// Feeds `input` to a scanner in the given pieces, as hyper reads them;
+    /// returns the output. Where the scanner leaves a head to hyper, the
+    /// service's report is simulated: the framing a scanner following every
+    /// line gives the same bytes.
     fn feed_split(input: &[u8], cuts: &[usize], raw: Arc<RawTargets>) -> (Vec<u8>, Scanner) {
-        let mut scan = Scanner::new(raw);
+        let mut scan = Scanner::new(raw.clone());
         let mut output = Vec::new();
         let mut from = 0;
         for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
@@ -866,9 +999,108 @@ mod tests {
                 assert!(out.is_empty());
                 output.extend_from_slice(piece);
             }
+            if scan.state == State::Framing {
+                raw.report_for(scan.index, line_by_line_framing(&input[..cut]));
+            }
             from = cut;
         }
+        // The next read would start from the report.
+        if scan.state == State::Framing {
+            assert!(!scan.feed(&[], &mut Vec::new()));
+        }
         (output, scan)
+    }
+
+    /// The framing a scanner that follows every line gives the head that
+    /// ends `input`.
+    fn line_by_line_framing(input: &[u8]) -> BodyFraming {
+        let mut scan = Scanner::new(Arc::default());
+        scan.defer = false;
+        scan.feed(input, &mut Vec::new());
+        match scan.state {
+            State::Start => BodyFraming::None,
+            State::Body(n) => BodyFraming::Length(n),
+            State::ChunkSize(false) => BodyFraming::Chunked,
+            _ => BodyFraming::Opaque,
+        }
+    }
+
+    #[test]
+    fn a_head_that_ends_its_read_is_left_to_hyper_and_the_report() {
+        let head = b"GET /clean HTTP/1.1\r\nHost: h\r\n\r\n";
+        let feed = |scan: &mut Scanner, input: &[u8]| {
+            let mut out = Vec::new();
+            if scan.feed(input, &mut out) {
+                out
+            } else {
+                input.to_vec()
+            }
+        };
+        let cases = [
+            (BodyFraming::None, &b""[..], &b""[..]),
+            (BodyFraming::Length(3), b"<{>", b"<{>"),
+            (
+                BodyFraming::Chunked,
+                b"3\r\n<{>\r\n0\r\n\r\n",
+                b"3\r\n<{>\r\n0\r\n\r\n",
+            ),
+        ];
+        for (framing, body, body_out) in cases {
+            let raw = Arc::new(RawTargets::default());
+            let mut scan = Scanner::new(raw.clone());
+            assert_eq!(feed(&mut scan, head), head);
+            assert_eq!(scan.state, State::Framing);
+            raw.report_for(1, framing);
+            let next = [body, GET].concat();
+            assert_eq!(
+                feed(&mut scan, &next),
+                [body_out, GET_OUT].concat(),
+                "{framing:?}"
+            );
+            assert_eq!(scan.state, State::Start);
+        }
+        // No report for this head (or one for another request), or an
+        // upgrade: nothing after it is rewritten.
+        for report in [
+            None,
+            Some((2, BodyFraming::None)),
+            Some((1, BodyFraming::Opaque)),
+        ] {
+            let raw = Arc::new(RawTargets::default());
+            let mut scan = Scanner::new(raw.clone());
+            feed(&mut scan, head);
+            if let Some((count, framing)) = report {
+                raw.report_for(count, framing);
+            }
+            assert_eq!(feed(&mut scan, GET), GET);
+            assert_eq!(scan.state, State::PassThrough);
+        }
+        // Only a head that ends exactly with the read, at its first empty line.
+        for input in [
+            &b"GET / HTTP/1.1\r\nHost: h\r\n\r\nX"[..],
+            b"GET / HTTP/1.1\r\nHost: h\n\nX: y\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: h\r\n",
+            b"GET / HTTP/1.1\r\nHost: h\r\n\r",
+        ] {
+            let mut scan = Scanner::new(Arc::default());
+            feed(&mut scan, input);
+            assert_ne!(
+                scan.state,
+                State::Framing,
+                "{}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        for input in [&b"GET / HTTP/1.1\r\n\r\n"[..], b"GET / HTTP/1.0\nA: b\n\n"] {
+            let mut scan = Scanner::new(Arc::default());
+            feed(&mut scan, input);
+            assert_eq!(
+                scan.state,
+                State::Framing,
+                "{}",
+                String::from_utf8_lossy(input)
+            );
+        }
     }
 
     #[test]
