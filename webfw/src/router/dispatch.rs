@@ -207,22 +207,25 @@ impl Router {
         req: &mut Request,
         res: &mut Response,
     ) -> std::result::Result<Exit, Pending> {
-        let mut cands = index.candidates(req.path(), walk.cands_from);
+        let mut cands = None;
         loop {
+            // One look at the path per layer serves the prefilter as well.
+            let path = req.path();
             if req.url_version() != walk.version {
                 // A handler rewrote req.url: later layers match the new path.
                 walk.version = req.url_version();
                 walk.cands_from = walk.last + 1;
-                cands = index.candidates(req.path(), walk.cands_from);
                 walk.ci = 0;
+                cands = None;
             }
-            let Some(&li) = cands.get(walk.ci) else {
+            let list = *cands.get_or_insert_with(|| index.candidates(path, walk.cands_from));
+            let Some(&li) = list.get(walk.ci) else {
                 break;
             };
             walk.ci += 1;
             walk.last = li as usize;
             let layer = &self.stack[walk.last];
-            let matched = match layer.match_path(req.path()) {
+            let matched = match layer.match_path(path) {
                 Ok(Some(m)) => m,
                 Ok(None) => continue,
                 Err(e) => {
