@@ -475,10 +475,16 @@ impl Request {
     /// ```
     #[inline]
     pub fn path(&self) -> &str {
-        let (start, end) = self.url.path;
-        self.url()
-            .get(start as usize..end as usize)
-            .unwrap_or_default()
+        let (start, end) = (self.url.path.0 as usize, self.url.path.1 as usize);
+        // One checked slice of the text `req.url` lies in, not two.
+        let (text, offset) = match &self.url.owned {
+            Some(s) => (s.as_str(), 0),
+            None => (
+                original_url(&self.absolute_target, &self.uri),
+                self.url.start,
+            ),
+        };
+        text.get(offset + start..offset + end).unwrap_or_default()
     }
 
     /// `req.baseUrl`: the path the current router was mounted on (the matched
