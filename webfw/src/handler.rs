@@ -228,6 +228,13 @@ impl std::fmt::Debug for Middleware {
     }
 }
 
+/// The default `call_plain` of middleware that is not a plain function: the
+/// `PLAIN` constants keep it from being called.
+fn not_plain(req: &mut Request, res: &mut Response) -> Result {
+    let _ = (req, res);
+    unreachable!("call_plain is only called on plain handler functions")
+}
+
 /// Converts functions, routers and apps into [`Middleware`]. The type parameter
 /// only tells the implementations apart (sync fn, async fn, error fn, …); it is
 /// always inferred.
@@ -244,8 +251,7 @@ pub trait IntoMiddleware<M>: Sized {
     /// [`IntoMiddleware::PLAIN`]).
     #[doc(hidden)]
     fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
-        let _ = (req, res);
-        unreachable!("call_plain is only called on plain handler functions")
+        not_plain(req, res)
     }
 }
 
@@ -274,8 +280,7 @@ pub trait IntoMiddlewares<M>: Sized {
     /// when [`IntoMiddlewares::PLAIN`]).
     #[doc(hidden)]
     fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
-        let _ = (req, res);
-        unreachable!("call_plain is only called on plain handler functions")
+        not_plain(req, res)
     }
 }
 
