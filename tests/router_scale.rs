@@ -81,3 +81,40 @@ async fn middleware_registered_between_many_routes_runs_in_order() {
     assert_eq!(srv.get("/r/150").await.text(), "middleware first");
     assert_eq!(srv.get("/r/9000").await.text(), "route 9000");
 }
+
+/// A path equal to a literal route's text matches it without the pattern
+/// being tried (the prefilter already compared it): the routing options
+/// must still decide as the pattern would.
+#[tokio::test]
+async fn a_path_spelling_a_literal_path_exactly_obeys_the_routing_options() {
+    let mut app = webfw::app();
+    app.enable("case sensitive routing");
+    app.enable("strict routing");
+    for i in 0..100 {
+        app.get(format!("/r/{i}").as_str(), numbered(i));
+    }
+    app.get("/Plain", labelled("plain"));
+    app.get("/dir/", labelled("dir"));
+    app.get("/item/:id", labelled("item"));
+    app.use_at("/m", |req: &mut Request, res: &mut Response| {
+        res.send(format!("mounted url={} base={}", req.url(), req.base_url()))
+    });
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/Plain").await.text(), "plain");
+    assert_eq!(srv.get("/plain").await.status, 404);
+    assert_eq!(srv.get("/Plain/").await.status, 404);
+    assert_eq!(srv.get("/dir/").await.text(), "dir");
+    assert_eq!(srv.get("/dir").await.status, 404);
+    assert_eq!(srv.get("/item/").await.status, 404);
+    assert_eq!(srv.get("/m").await.text(), "mounted url=/ base=/m");
+    assert_eq!(srv.get("/r/42").await.text(), "route 42");
+
+    let mut loose = webfw::app();
+    for i in 0..100 {
+        loose.get(format!("/r/{i}").as_str(), numbered(i));
+    }
+    loose.get("/Plain", labelled("plain"));
+    let srv = TestServer::start(loose).await;
+    assert_eq!(srv.get("/pLAIN").await.text(), "plain");
+    assert_eq!(srv.get("/plain/").await.text(), "plain");
+}

@@ -614,6 +614,25 @@ impl Pattern {
         &self.prefix
     }
 
+    /// Whether a path equal to [`Pattern::literal_prefix`] (compared as its
+    /// documentation says) always matches, the whole path being the match:
+    /// true for literal patterns (no parameters, no regex syntax), so a
+    /// prefilter that found the path equal to the prefix may skip
+    /// [`Pattern::matches`].
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// let p = Pattern::new("/Plain/", Options::route()).unwrap();
+    /// assert!(p.matches_its_prefix());
+    /// assert_eq!(p.matches(p.literal_prefix()).unwrap().len, p.literal_prefix().len());
+    /// assert!(!Pattern::new("/users/:id", Options::route()).unwrap().matches_its_prefix());
+    /// assert!(!Pattern::new("/ab?cd", Options::route()).unwrap().matches_its_prefix());
+    /// ```
+    pub fn matches_its_prefix(&self) -> bool {
+        matches!(self.engine, Engine::Literal(_))
+            && self.matches_each(&self.prefix, |_, _| {}) == Some(self.prefix.len())
+    }
+
     /// Whether this is Express' `"/"` middleware fast path (`end: false`):
     /// every path matches, with no params and a match length of 0, so the
     /// caller may skip [`Pattern::matches`].

@@ -218,19 +218,25 @@ impl Router {
                 walk.ci = 0;
                 cands = None;
             }
-            let list = *cands.get_or_insert_with(|| index.candidates(path, walk.cands_from));
+            let (list, sure) =
+                *cands.get_or_insert_with(|| index.candidates(path, walk.cands_from));
             let Some(&li) = list.get(walk.ci) else {
                 break;
             };
+            let sure = sure.checked_shr(walk.ci as u32).unwrap_or(0) & 1 != 0;
             walk.ci += 1;
             walk.last = li as usize;
             let layer = &self.stack[walk.last];
-            let matched = match layer.match_path(path) {
-                Ok(Some(m)) => m,
-                Ok(None) => continue,
-                Err(e) => {
-                    walk.layer_error.get_or_insert(e);
-                    continue;
+            let matched = if sure {
+                Layer::whole(path)
+            } else {
+                match layer.match_path(path) {
+                    Ok(Some(m)) => m,
+                    Ok(None) => continue,
+                    Err(e) => {
+                        walk.layer_error.get_or_insert(e);
+                        continue;
+                    }
                 }
             };
             if let LayerKind::Route(route) = &layer.kind {

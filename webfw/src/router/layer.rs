@@ -60,6 +60,21 @@ impl Layer {
         self.pattern.literal_prefix()
     }
 
+    /// Whether a path equal to [`Layer::literal_prefix`] surely matches,
+    /// the whole path being the match (see [`Layer::whole`]).
+    pub(crate) fn matches_its_prefix(&self) -> bool {
+        self.pattern.matches_its_prefix()
+    }
+
+    /// The match of a path the prefilter found equal to this layer's
+    /// literal prefix (when [`Layer::matches_its_prefix`]).
+    pub(crate) fn whole(path: &str) -> Matched {
+        Matched {
+            len: path.len(),
+            params: Params::default(),
+        }
+    }
+
     pub(crate) fn keys(&self) -> &[Arc<str>] {
         &self.keys
     }
