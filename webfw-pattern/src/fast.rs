@@ -107,11 +107,23 @@ impl Lit {
         } else if n >= 4 {
             half(head, 0) | half(mask, 0) == half(text, 0)
                 && half(head, n - 4) | half(mask, n - 4) == half(text, n - 4)
+        } else if n >= 2 {
+            // Short mount paths (`/mw`): two overlapping pairs, no loop.
+            pair(head, 0) | pair(mask, 0) == pair(text, 0)
+                && pair(head, n - 2) | pair(mask, n - 2) == pair(text, n - 2)
         } else {
             (0..n).all(|i| head[i] | mask[i] == text[i])
         };
         same.then_some(end)
     }
+}
+
+/// Two bytes of `s` at `i` as one word.
+#[inline(always)]
+fn pair(s: &[u8], i: usize) -> u16 {
+    let mut w = [0u8; 2];
+    w.copy_from_slice(&s[i..i + 2]);
+    u16::from_ne_bytes(w)
 }
 
 /// Four bytes of `s` at `i` as one word.
