@@ -82,11 +82,11 @@ async fn middleware_registered_between_many_routes_runs_in_order() {
     assert_eq!(srv.get("/r/9000").await.text(), "route 9000");
 }
 
-/// A path equal to a literal route's text matches it without the pattern
-/// being tried (the prefilter already compared it): the routing options
-/// must still decide as the pattern would.
+/// A literal layer the prefilter found is matched only on what follows its
+/// text (the prefilter compared the text): the routing options must still
+/// decide as the whole pattern would.
 #[tokio::test]
-async fn a_path_spelling_a_literal_path_exactly_obeys_the_routing_options() {
+async fn literal_layers_found_by_the_prefilter_obey_the_routing_options() {
     let mut app = webfw::app();
     app.enable("case sensitive routing");
     app.enable("strict routing");
@@ -107,6 +107,8 @@ async fn a_path_spelling_a_literal_path_exactly_obeys_the_routing_options() {
     assert_eq!(srv.get("/dir").await.status, 404);
     assert_eq!(srv.get("/item/").await.status, 404);
     assert_eq!(srv.get("/m").await.text(), "mounted url=/ base=/m");
+    assert_eq!(srv.get("/m/x").await.text(), "mounted url=/x base=/m");
+    assert_eq!(srv.get("/mx").await.status, 404);
     assert_eq!(srv.get("/r/42").await.text(), "route 42");
 
     let mut loose = webfw::app();

@@ -34,10 +34,11 @@ pub(crate) enum Tail {
 impl Tail {
     /// The end of the match given the text after the last literal at `n`.
     #[inline]
-    fn end(self, p: &[u8], n: usize) -> Option<usize> {
+    pub(crate) fn end(self, p: &[u8], n: usize) -> Option<usize> {
         let rest = &p[n..];
         match self {
-            Tail::LooseEnd => (rest.is_empty() || rest == b"/").then_some(p.len()),
+            // A slice pattern: `rest == b"/"` calls `memcmp`.
+            Tail::LooseEnd => matches!(rest, [] | [b'/']).then_some(p.len()),
             Tail::LoosePrefix => match rest {
                 [] => Some(n),
                 [b'/'] | [b'/', b'/', ..] => Some(n + 1),
@@ -173,6 +174,13 @@ impl Literal {
         let p = path.as_bytes();
         let n = self.text.eat(p, 0)?;
         self.tail.end(p, n)
+    }
+
+    /// The text's length and the rule after it, when every path starting
+    /// with `prefix` (folded as the text is) starts with the text.
+    pub(crate) fn end_after(&self, prefix: &str) -> Option<(usize, Tail)> {
+        let n = self.text.text.len();
+        (self.text.eat(prefix.as_bytes(), 0) == Some(n)).then_some((n, self.tail))
     }
 }
 

@@ -302,6 +302,34 @@ pub struct Match<'p> {
     pub params: Vec<(usize, &'p str)>,
 }
 
+/// The end of a literal pattern's match, for paths known to start with its
+/// literal prefix (see [`Pattern::literal_end`]).
+#[derive(Clone, Copy, Debug)]
+pub struct LiteralEnd {
+    len: usize,
+    tail: fast::Tail,
+}
+
+impl LiteralEnd {
+    /// The length of the match of `path`, which must start with the
+    /// pattern's literal prefix (else the answer means nothing).
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// let end = Pattern::new("/mw", Options::middleware()).unwrap().literal_end().unwrap();
+    /// assert_eq!(end.matches("/mw/plaintext"), Some(3));
+    /// assert_eq!(end.matches("/mwx"), None);
+    /// ```
+    #[inline]
+    pub fn matches(&self, path: &str) -> Option<usize> {
+        let p = path.as_bytes();
+        if p.len() < self.len {
+            return None;
+        }
+        self.tail.end(p, self.len)
+    }
+}
+
 /// A compiled route path.
 ///
 /// ```
@@ -614,23 +642,26 @@ impl Pattern {
         &self.prefix
     }
 
-    /// Whether a path equal to [`Pattern::literal_prefix`] (compared as its
-    /// documentation says) always matches, the whole path being the match:
-    /// true for literal patterns (no parameters, no regex syntax), so a
-    /// prefilter that found the path equal to the prefix may skip
-    /// [`Pattern::matches`].
+    /// For a literal pattern (no parameters, no regex syntax), how to match
+    /// a path already known to start with [`Pattern::literal_prefix`]
+    /// (compared as its documentation says): a prefilter that compared the
+    /// prefix need not compare it again.
     ///
     /// ```
     /// use webfw_pattern::{Options, Pattern};
-    /// let p = Pattern::new("/Plain/", Options::route()).unwrap();
-    /// assert!(p.matches_its_prefix());
-    /// assert_eq!(p.matches(p.literal_prefix()).unwrap().len, p.literal_prefix().len());
-    /// assert!(!Pattern::new("/users/:id", Options::route()).unwrap().matches_its_prefix());
-    /// assert!(!Pattern::new("/ab?cd", Options::route()).unwrap().matches_its_prefix());
+    /// let p = Pattern::new("/Plain", Options::route()).unwrap();
+    /// let end = p.literal_end().unwrap();
+    /// assert_eq!(end.matches("/plain/"), Some(7));
+    /// assert_eq!(end.matches("/plain/x"), None);
+    /// assert!(Pattern::new("/users/:id", Options::route()).unwrap().literal_end().is_none());
     /// ```
-    pub fn matches_its_prefix(&self) -> bool {
-        matches!(self.engine, Engine::Literal(_))
-            && self.matches_each(&self.prefix, |_, _| {}) == Some(self.prefix.len())
+    pub fn literal_end(&self) -> Option<LiteralEnd> {
+        match &self.engine {
+            Engine::Literal(lit) => lit
+                .end_after(&self.prefix)
+                .map(|(len, tail)| LiteralEnd { len, tail }),
+            _ => None,
+        }
     }
 
     /// Whether this is Express' `"/"` middleware fast path (`end: false`):

@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 
 use http::Method;
 
-use super::layer::{Layer, LayerKind};
+use super::layer::{Layer, LayerKind, Matched};
 use super::route::{MethodSel, Route, lower_method, same_method};
 use super::{Params, Router};
 use crate::error::Error;
@@ -218,26 +218,31 @@ impl Router {
                 walk.ci = 0;
                 cands = None;
             }
-            let (list, sure) =
+            let (list, prefixed) =
                 *cands.get_or_insert_with(|| index.candidates(path, walk.cands_from));
             let Some(&li) = list.get(walk.ci) else {
                 break;
             };
-            let sure = sure.checked_shr(walk.ci as u32).unwrap_or(0) & 1 != 0;
             walk.ci += 1;
             walk.last = li as usize;
             let layer = &self.stack[walk.last];
-            let matched = if sure {
-                Layer::whole(path)
-            } else {
-                match layer.match_path(path) {
+            let matched = match layer.literal_end().filter(|_| prefixed) {
+                // The trie compared the prefix: only the text after it is left.
+                Some(end) => match end.matches(path) {
+                    Some(len) => Matched {
+                        len,
+                        params: Params::default(),
+                    },
+                    None => continue,
+                },
+                None => match layer.match_path(path) {
                     Ok(Some(m)) => m,
                     Ok(None) => continue,
                     Err(e) => {
                         walk.layer_error.get_or_insert(e);
                         continue;
                     }
-                }
+                },
             };
             if let LayerKind::Route(route) = &layer.kind {
                 if walk.layer_error.is_some() {

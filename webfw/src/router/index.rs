@@ -30,9 +30,6 @@ struct Node {
     /// In ascending order, the layers whose prefix ends here or at an
     /// ancestor: a walk's answer is the list of the deepest node it reaches.
     layers: Vec<u32>,
-    /// Bit `i` set: `layers[i]` ends here and a path spelling exactly this
-    /// node matches it (a literal pattern, [`Layer::matches_its_prefix`]).
-    sure: u64,
 }
 
 pub(crate) struct Index {
@@ -45,18 +42,14 @@ pub(crate) struct Index {
 impl Index {
     pub(crate) fn build(stack: &[Layer], case_sensitive: bool) -> Index {
         Index::from_prefixes(
-            stack
-                .iter()
-                .map(|l| (l.literal_prefix(), l.matches_its_prefix())),
+            stack.iter().map(Layer::literal_prefix),
             stack.len(),
             case_sensitive,
         )
     }
 
-    /// `prefixes`: each layer's literal prefix, and whether a path equal to
-    /// it surely matches the layer.
     fn from_prefixes<'a>(
-        prefixes: impl Iterator<Item = (&'a str, bool)>,
+        prefixes: impl Iterator<Item = &'a str>,
         len: usize,
         case_sensitive: bool,
     ) -> Index {
@@ -71,10 +64,7 @@ impl Index {
         }
         // A byte trie first, then merged into the radix form.
         let mut trie = vec![Node::default()];
-        // The layers a path equal to their prefix surely matches.
-        let mut sure = vec![false; len];
-        for (i, (prefix, is_sure)) in prefixes.enumerate() {
-            sure[i] = is_sure;
+        for (i, prefix) in prefixes.enumerate() {
             let mut node = 0usize;
             for &b in prefix.as_bytes() {
                 let b = if fold { b.to_ascii_lowercase() } else { b };
@@ -93,10 +83,8 @@ impl Index {
             }
             trie[node].layers.push(i as u32);
         }
-        let own = std::mem::take(&mut trie[0].layers);
-        idx.nodes[0].sure = sure_bits(&own, &own, &sure);
-        idx.nodes[0].layers = own;
-        idx.compress(&mut trie, 0, 0, &sure);
+        idx.nodes[0].layers = std::mem::take(&mut trie[0].layers);
+        idx.compress(&mut trie, 0, 0);
         for node in &mut idx.nodes {
             node.densify();
         }
@@ -105,7 +93,7 @@ impl Index {
 
     /// Copies the children of `trie[from]` under `self.nodes[to]`, merging
     /// every chain of layer-less single-child nodes into one edge.
-    fn compress(&mut self, trie: &mut [Node], from: usize, to: usize, sure: &[bool]) {
+    fn compress(&mut self, trie: &mut [Node], from: usize, to: usize) {
         for (key, child) in std::mem::take(&mut trie[from].children) {
             let mut end = child as usize;
             let mut label = vec![key];
@@ -116,39 +104,35 @@ impl Index {
             }
             let new = self.nodes.len();
             // The ancestors' layers and this node's own interleave by number.
-            let own = std::mem::take(&mut trie[end].layers);
             let mut layers = self.nodes[to].layers.clone();
-            layers.extend_from_slice(&own);
+            layers.extend(std::mem::take(&mut trie[end].layers));
             layers.sort_unstable();
             self.nodes.push(Node {
                 label,
-                sure: sure_bits(&layers, &own, sure),
                 layers,
                 ..Node::default()
             });
             self.nodes[to].children.push((key, new as u32));
-            self.compress(trie, end, new, sure);
+            self.compress(trie, end, new);
         }
     }
 
     /// The indexes of the layers from `from` on (inclusive) that may match
-    /// `path`, in registration order, and which of them surely match it,
-    /// the whole path being the match: bit `i` for the `i`th.
-    pub(crate) fn candidates(&self, path: &str, from: usize) -> (&[u32], u64) {
-        let (all, sure) = match &self.linear {
-            Some(all) => (all, 0),
-            None => {
-                let (node, whole) = self.walk(path.as_bytes());
-                (&node.layers, if whole { node.sure } else { 0 })
-            }
+    /// `path`, in registration order, and whether `path` is known to start
+    /// with each one's literal prefix (it is when the trie found them).
+    pub(crate) fn candidates(&self, path: &str, from: usize) -> (&[u32], bool) {
+        let (all, prefixed) = match &self.linear {
+            Some(all) => (all, false),
+            None => (&self.walk(path.as_bytes()).layers, true),
         };
-        let skip = all.partition_point(|&i| (i as usize) < from);
-        (&all[skip..], sure.checked_shr(skip as u32).unwrap_or(0))
+        (
+            &all[all.partition_point(|&i| (i as usize) < from)..],
+            prefixed,
+        )
     }
 
-    /// The deepest node whose edges spell a prefix of `path`, and whether
-    /// they spell all of it.
-    fn walk(&self, path: &[u8]) -> (&Node, bool) {
+    /// The deepest node whose edges spell a prefix of `path`.
+    fn walk(&self, path: &[u8]) -> &Node {
         let mut node = &self.nodes[0];
         let mut pos = 0;
         while let Some(&b) = path.get(pos) {
@@ -174,22 +158,8 @@ impl Index {
             pos += child.label.len();
             node = child;
         }
-        (node, pos == path.len())
+        node
     }
-}
-
-/// [`Node::sure`] for a node listing `layers`, of which `own` end there.
-fn sure_bits(layers: &[u32], own: &[u32], sure: &[bool]) -> u64 {
-    let mut bits = 0;
-    for &l in own {
-        if sure[l as usize]
-            && let Ok(i) = layers.binary_search(&l)
-            && i < 64
-        {
-            bits |= 1 << i;
-        }
-    }
-    bits
 }
 
 /// No child in [`Node::dense`].
@@ -304,39 +274,18 @@ mod tests {
             "/r/routez",
             "/r/route3:",
         ];
-        // Every third layer is not a literal pattern.
-        let is_sure = |i: usize| !i.is_multiple_of(3);
         for case_sensitive in [false, true] {
-            let idx = Index::from_prefixes(
-                prefixes.iter().enumerate().map(|(i, p)| (*p, is_sure(i))),
-                prefixes.len(),
-                case_sensitive,
-            );
+            let idx =
+                Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), case_sensitive);
             assert!(idx.linear.is_none());
             assert!(idx.nodes.iter().any(|n| !n.dense.is_empty()));
             for path in paths {
                 for from in [0, 3, 9, prefixes.len()] {
-                    let (list, sure) = idx.candidates(path, from);
-                    let what = format!("{path} from {from} case_sensitive {case_sensitive}");
                     assert_eq!(
-                        list,
-                        linear(&prefixes, path, from, !case_sensitive),
-                        "{what}"
+                        idx.candidates(path, from),
+                        (&linear(&prefixes, path, from, !case_sensitive)[..], true),
+                        "{path} from {from} case_sensitive {case_sensitive}"
                     );
-                    // Sure: exactly the literal layers whose prefix is the path.
-                    for (k, &l) in list.iter().enumerate() {
-                        let prefix = prefixes[l as usize];
-                        let equal = if case_sensitive {
-                            prefix == path
-                        } else {
-                            prefix.eq_ignore_ascii_case(path)
-                        };
-                        assert_eq!(
-                            sure >> k & 1 != 0,
-                            equal && is_sure(l as usize),
-                            "{what}: layer {l}"
-                        );
-                    }
                 }
             }
         }
@@ -345,7 +294,7 @@ mod tests {
     #[test]
     fn chains_are_merged_into_single_edges() {
         let prefixes = ["/plaintext", "/plain", "/json"].repeat(5);
-        let idx = Index::from_prefixes(prefixes.iter().map(|p| (*p, true)), prefixes.len(), false);
+        let idx = Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), false);
         // root, "/", "plain", "text", "json"
         assert_eq!(idx.nodes.len(), 5);
     }

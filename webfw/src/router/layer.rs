@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use webfw_pattern::{Key, Pattern};
+use webfw_pattern::{Key, LiteralEnd, Pattern};
 
 use super::route::Route;
 use super::{Params, PathSpec};
@@ -17,6 +17,8 @@ pub(crate) enum LayerKind {
 
 pub(crate) struct Layer {
     pattern: Pattern,
+    /// For a literal pattern: its match once the prefix is known to match.
+    literal_end: Option<LiteralEnd>,
     keys: Vec<Arc<str>>,
     pub(crate) kind: LayerKind,
 }
@@ -50,6 +52,7 @@ impl Layer {
             })
             .collect();
         Ok(Layer {
+            literal_end: pattern.literal_end(),
             pattern,
             keys,
             kind,
@@ -60,19 +63,11 @@ impl Layer {
         self.pattern.literal_prefix()
     }
 
-    /// Whether a path equal to [`Layer::literal_prefix`] surely matches,
-    /// the whole path being the match (see [`Layer::whole`]).
-    pub(crate) fn matches_its_prefix(&self) -> bool {
-        self.pattern.matches_its_prefix()
-    }
-
-    /// The match of a path the prefilter found equal to this layer's
-    /// literal prefix (when [`Layer::matches_its_prefix`]).
-    pub(crate) fn whole(path: &str) -> Matched {
-        Matched {
-            len: path.len(),
-            params: Params::default(),
-        }
+    /// For a literal pattern, its match of a path known to start with
+    /// [`Layer::literal_prefix`]: only what follows its text is looked at.
+    #[inline]
+    pub(crate) fn literal_end(&self) -> Option<LiteralEnd> {
+        self.literal_end
     }
 
     pub(crate) fn keys(&self) -> &[Arc<str>] {
