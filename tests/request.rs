@@ -473,3 +473,26 @@ async fn fresh_compares_if_modified_since_with_last_modified() {
         .await;
     assert_eq!(res.text(), "false true");
 }
+
+/// hyper's per-request values reach `req.extensions()`: an upgrade
+/// request carries hyper's `OnUpgrade`, an ordinary one does not.
+#[tokio::test]
+async fn extensions_start_with_what_hyper_attached() {
+    let mut app = webfw::app();
+    app.get("/ext", |req: &mut Request, res: &mut Response| {
+        let upgrade = req
+            .extensions()
+            .get::<hyper::upgrade::OnUpgrade>()
+            .is_some();
+        res.send(format!("upgrade={upgrade}"))
+    });
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/ext").await.text(), "upgrade=false");
+    let res = srv
+        .get_with(
+            "/ext",
+            &[("Connection", "Upgrade"), ("Upgrade", "websocket")],
+        )
+        .await;
+    assert_eq!(res.text(), "upgrade=true");
+}

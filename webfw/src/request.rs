@@ -136,7 +136,9 @@ impl Request {
             app,
             route: None,
             locals: None,
-            extensions: http::Extensions::new(),
+            // hyper's own (its `OnUpgrade` for an upgrade request): dropping
+            // them and making new ones cost a call each.
+            extensions: parts.extensions,
         });
         match req.uri.path_and_query() {
             // The usual origin-form target: http has split off the query.
@@ -796,7 +798,9 @@ impl Request {
         self.locals.get_or_insert_with(Box::default)
     }
 
-    /// Typed per-request values.
+    /// Typed per-request values. A request from a connection starts with
+    /// those hyper attached (such as its `hyper::upgrade::OnUpgrade` for a
+    /// request asking to upgrade the connection).
     ///
     /// ```
     /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
