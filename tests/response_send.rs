@@ -464,6 +464,49 @@ async fn etag_is_generated_for_every_status_and_method() {
     assert_eq!(res.header("etag"), Some(HELLO_ETAG));
 }
 
+/// Borrowed bodies are shared from a per-thread memo of recent bodies: more
+/// distinct bodies than it holds, some differing in one byte, sent in turn
+/// and again, each keep their own bytes and tag.
+#[tokio::test]
+async fn repeated_borrowed_bodies_keep_their_own_bytes_and_etags() {
+    const BODIES: [&str; 12] = [
+        "hello",
+        "hellp",
+        "jello",
+        "a",
+        "bb",
+        "ccc",
+        "dddd",
+        "eeeee",
+        "ffffff",
+        "ggggggg",
+        "hhhhhhhh",
+        "iiiiiiiii",
+    ];
+    let mut app = webfw::app();
+    app.get("/:n", |req: &mut Request, res: &mut Response| {
+        let n: usize = req.param("n").unwrap_or_default().parse().unwrap_or(0);
+        res.send(BODIES[n])
+    });
+    let server = TestServer::start(app).await;
+    let mut tags = std::collections::HashMap::new();
+    for round in 0..3 {
+        for n in (0..BODIES.len()).map(|i| (i * 5 + round) % BODIES.len()) {
+            let res = server.get(&format!("/{n}")).await;
+            assert_eq!(res.text(), BODIES[n]);
+            let tag = res.header("etag").unwrap().to_owned();
+            assert!(
+                tag.starts_with(&format!("W/\"{:x}-", BODIES[n].len())),
+                "{tag}"
+            );
+            assert_eq!(tags.entry(n).or_insert_with(|| tag.clone()), &tag, "{n}");
+        }
+    }
+    assert_eq!(tags[&0], HELLO_ETAG);
+    let distinct: std::collections::HashSet<_> = tags.values().collect();
+    assert_eq!(distinct.len(), BODIES.len());
+}
+
 // ---- 304 when fresh ----
 
 fn hello_app() -> App {

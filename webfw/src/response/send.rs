@@ -1,6 +1,8 @@
 //! `res.send`, `res.json`, `res.sendStatus`, `res.end`, `res.write`,
 //! `res.location` and `res.redirect`.
 
+use std::borrow::Cow;
+
 use bytes::Bytes;
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE, ETAG, TRANSFER_ENCODING};
 use serde::Serialize;
@@ -12,7 +14,9 @@ use crate::error::Error;
 use crate::handler::{Flow, Result};
 use crate::server::exchange::HeadBody;
 
-/// What `res.send` accepts: text, bytes, or a JSON value.
+/// What `res.send` accepts: text, bytes, or a JSON value. Borrowed text and
+/// bytes are copied only when the response needs them; a small body sent
+/// again and again shares one copy.
 ///
 /// ```
 /// use webfw::SendBody;
@@ -20,11 +24,13 @@ use crate::server::exchange::HeadBody;
 /// let _: SendBody = vec![0u8, 1].into();
 /// let _: SendBody = serde_json::json!({"a": 1}).into();
 /// ```
-pub enum SendBody {
+pub enum SendBody<'a> {
     /// A string: `text/html` unless a type was set; charset forced to utf-8.
-    Text(String),
+    Text(Cow<'a, str>),
     /// Bytes: `application/octet-stream` unless a type was set.
     Bytes(Bytes),
+    /// Borrowed bytes, sent as [`SendBody::Bytes`].
+    Slice(&'a [u8]),
     /// A JSON value other than a string or null: sent with `res.json`.
     Json(Value),
     /// `res.send(null)`: an empty body without a default type.
@@ -33,53 +39,78 @@ pub enum SendBody {
     Nothing,
 }
 
-impl From<&str> for SendBody {
-    fn from(s: &str) -> Self {
-        SendBody::Text(s.to_owned())
+impl<'a> From<&'a str> for SendBody<'a> {
+    fn from(s: &'a str) -> Self {
+        SendBody::Text(Cow::Borrowed(s))
     }
 }
-impl From<String> for SendBody {
+impl From<String> for SendBody<'_> {
     fn from(s: String) -> Self {
-        SendBody::Text(s)
+        SendBody::Text(Cow::Owned(s))
     }
 }
-impl From<&String> for SendBody {
-    fn from(s: &String) -> Self {
-        SendBody::Text(s.clone())
+impl<'a> From<&'a String> for SendBody<'a> {
+    fn from(s: &'a String) -> Self {
+        SendBody::Text(Cow::Borrowed(s))
     }
 }
-impl From<Vec<u8>> for SendBody {
+impl From<Vec<u8>> for SendBody<'_> {
     fn from(b: Vec<u8>) -> Self {
         SendBody::Bytes(Bytes::from(b))
     }
 }
-impl From<&[u8]> for SendBody {
-    fn from(b: &[u8]) -> Self {
-        SendBody::Bytes(Bytes::copy_from_slice(b))
+impl<'a> From<&'a [u8]> for SendBody<'a> {
+    fn from(b: &'a [u8]) -> Self {
+        SendBody::Slice(b)
     }
 }
-impl<const N: usize> From<&[u8; N]> for SendBody {
-    fn from(b: &[u8; N]) -> Self {
-        SendBody::Bytes(Bytes::copy_from_slice(b))
+impl<'a, const N: usize> From<&'a [u8; N]> for SendBody<'a> {
+    fn from(b: &'a [u8; N]) -> Self {
+        SendBody::Slice(b)
     }
 }
-impl From<Bytes> for SendBody {
+impl From<Bytes> for SendBody<'_> {
     fn from(b: Bytes) -> Self {
         SendBody::Bytes(b)
     }
 }
-impl From<Value> for SendBody {
+impl From<Value> for SendBody<'_> {
     fn from(v: Value) -> Self {
         match v {
             Value::Null => SendBody::Null,
-            Value::String(s) => SendBody::Text(s),
+            Value::String(s) => SendBody::Text(Cow::Owned(s)),
             other => SendBody::Json(other),
         }
     }
 }
-impl From<()> for SendBody {
+impl From<()> for SendBody<'_> {
     fn from(_: ()) -> Self {
         SendBody::Nothing
+    }
+}
+
+/// A body on its way out. Borrowed bytes are copied only once `send` knows
+/// it sends them, from the memo when they were sent before.
+enum Chunk<'a> {
+    Owned(Bytes),
+    Borrowed(&'a [u8]),
+}
+
+impl<'a> From<Cow<'a, str>> for Chunk<'a> {
+    fn from(s: Cow<'a, str>) -> Self {
+        match s {
+            Cow::Borrowed(s) => Chunk::Borrowed(s.as_bytes()),
+            Cow::Owned(s) => Chunk::Owned(Bytes::from(s)),
+        }
+    }
+}
+
+impl Chunk<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Chunk::Owned(b) => b,
+            Chunk::Borrowed(b) => b,
+        }
     }
 }
 
@@ -95,11 +126,11 @@ impl Response {
     /// let mut res = webfw::Response::for_test(&req);
     /// res.send("hello").unwrap();
     /// ```
-    pub fn send(&mut self, body: impl Into<SendBody>) -> Result {
+    pub fn send<'a>(&mut self, body: impl Into<SendBody<'a>>) -> Result {
         match body.into() {
             SendBody::Text(s) => {
                 let ct = match self.content_type {
-                    Known::Utf8 => return self.send_bytes(Some(Bytes::from(s))),
+                    Known::Utf8 => return self.send_bytes(Some(s.into())),
                     Known::Absent => None,
                     Known::Unknown => self.map().get(CONTENT_TYPE),
                 };
@@ -125,43 +156,63 @@ impl Response {
                         }
                     }
                 }
-                self.send_bytes(Some(Bytes::from(s)))
+                self.send_bytes(Some(s.into()))
             }
-            SendBody::Bytes(b) => {
-                if !self.has_content_type() {
-                    self.put_content_type(
-                        http::HeaderValue::from_static("application/octet-stream"),
-                        false,
-                    );
-                }
-                self.send_bytes(Some(b))
-            }
+            SendBody::Slice(b) => self.send_binary(Chunk::Borrowed(b)),
+            SendBody::Bytes(b) => self.send_binary(Chunk::Owned(b)),
             SendBody::Json(v) => self.json(&v),
-            SendBody::Null => self.send_bytes(Some(Bytes::new())),
+            SendBody::Null => self.send_bytes(Some(Chunk::Owned(Bytes::new()))),
             SendBody::Nothing => self.send_bytes(None),
         }
     }
 
-    /// The common tail of `send`: ETag, Content-Length, freshness, stripping.
-    fn send_bytes(&mut self, chunk: Option<Bytes>) -> Result {
-        let mut chunk = chunk;
-        if let Some(body) = &chunk {
-            if self.no_etag || !self.map().contains_key(ETAG) {
-                // Matched by reference: cloning the mode costs more than the match.
-                let (weak, custom) = match &self.app.settings().etag {
-                    EtagMode::Off => (None, None),
-                    EtagMode::Weak => (Some(true), None),
-                    EtagMode::Strong => (Some(false), None),
-                    EtagMode::Custom(f) => (None, f(body)),
-                };
-                if let Some(weak) = weak {
-                    let tag = super::etag_memo::entity_tag(body, weak);
-                    self.map_mut().insert(ETAG, tag);
-                    self.no_etag = false;
-                } else if let Some(tag) = custom {
+    /// Bytes: `application/octet-stream` unless a type was set.
+    fn send_binary(&mut self, body: Chunk<'_>) -> Result {
+        if !self.has_content_type() {
+            self.put_content_type(
+                http::HeaderValue::from_static("application/octet-stream"),
+                false,
+            );
+        }
+        self.send_bytes(Some(body))
+    }
+
+    /// Sets the ETag the `etag` setting gives `body` (unless one was set)
+    /// and returns the body's bytes.
+    fn tag(&mut self, body: Chunk<'_>) -> Bytes {
+        let wanted = self.no_etag || !self.map().contains_key(ETAG);
+        // Matched by reference: cloning the mode costs more than the match.
+        let weak = match &self.app.settings().etag {
+            _ if !wanted => None,
+            EtagMode::Off => None,
+            EtagMode::Weak => Some(true),
+            EtagMode::Strong => Some(false),
+            EtagMode::Custom(f) => {
+                if let Some(tag) = f(body.as_slice()) {
                     self.insert_value(ETAG, &tag);
                 }
+                None
             }
+        };
+        let (bytes, tag) = match body {
+            // One look in the memo gives both.
+            Chunk::Borrowed(b) => super::body_memo::shared(b, weak),
+            Chunk::Owned(b) => {
+                let tag = weak.map(|weak| super::body_memo::entity_tag(&b, weak));
+                (b, tag)
+            }
+        };
+        if let Some(tag) = tag {
+            self.map_mut().insert(ETAG, tag);
+            self.no_etag = false;
+        }
+        bytes
+    }
+
+    /// The common tail of `send`: ETag, Content-Length, freshness, stripping.
+    fn send_bytes(&mut self, chunk: Option<Chunk<'_>>) -> Result {
+        let mut chunk = chunk.map(|body| self.tag(body));
+        if let Some(body) = &chunk {
             // hyper writes the same Content-Length from the body's exact size;
             // the header is stored only where the body is withheld (HEAD) or
             // a hook may read any header. Hooks that declare what they read
@@ -222,7 +273,7 @@ impl Response {
             );
         }
         match body {
-            Some(text) => self.send(SendBody::Text(text)),
+            Some(text) => self.send(text),
             None => self.send(SendBody::Nothing),
         }
     }
