@@ -31,38 +31,52 @@ struct Memo {
 
 impl Memo {
     /// The slot holding `body`, made (replacing another) when there is none.
+    #[inline]
     fn slot(&mut self, body: &[u8]) -> &mut Slot {
-        let found = self.slots.iter().position(|s| s.body == body);
-        let i = match found {
+        let i = match self.slots.iter().position(|s| s.body == body) {
             Some(i) => i,
-            None => {
-                let slot = Slot {
-                    body: Bytes::copy_from_slice(body),
-                    weak: None,
-                    strong: None,
-                };
-                let i = self.next;
-                if self.slots.len() < SLOTS {
-                    self.slots.push(slot);
-                } else {
-                    self.slots[i] = slot;
-                }
-                self.next = (i + 1) % SLOTS;
-                i
-            }
+            None => self.add(body),
         };
         &mut self.slots[i]
+    }
+
+    /// Out of line: a hot body is found, not added.
+    #[cold]
+    fn add(&mut self, body: &[u8]) -> usize {
+        let slot = Slot {
+            body: Bytes::copy_from_slice(body),
+            weak: None,
+            strong: None,
+        };
+        let i = self.next;
+        if self.slots.len() < SLOTS {
+            self.slots.push(slot);
+        } else {
+            self.slots[i] = slot;
+        }
+        self.next = (i + 1) % SLOTS;
+        i
     }
 }
 
 impl Slot {
     fn tag(&mut self, weak: bool) -> HeaderValue {
-        let tag = if weak {
+        match if weak { &self.weak } else { &self.strong } {
+            Some(tag) => tag.clone(),
+            None => self.add_tag(weak),
+        }
+    }
+
+    /// Out of line: a hot body's tag is found, not computed.
+    #[cold]
+    fn add_tag(&mut self, weak: bool) -> HeaderValue {
+        let tag = compute(&self.body, weak);
+        *if weak {
             &mut self.weak
         } else {
             &mut self.strong
-        };
-        tag.get_or_insert_with(|| compute(&self.body, weak)).clone()
+        } = Some(tag.clone());
+        tag
     }
 }
 

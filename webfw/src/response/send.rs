@@ -126,6 +126,7 @@ impl Response {
     /// let mut res = webfw::Response::for_test(&req);
     /// res.send("hello").unwrap();
     /// ```
+    #[inline]
     pub fn send<'a>(&mut self, body: impl Into<SendBody<'a>>) -> Result {
         match body.into() {
             SendBody::Text(s) => {
