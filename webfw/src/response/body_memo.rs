@@ -93,19 +93,21 @@ thread_local! {
 /// strong), in one look: when the same bytes were sent before, the copy and
 /// the tag kept then.
 pub(crate) fn shared(body: &[u8], weak: Option<bool>) -> (Bytes, Option<HeaderValue>) {
+    let unshared = || {
+        (
+            Bytes::copy_from_slice(body),
+            weak.map(|weak| compute(body, weak)),
+        )
+    };
     if body.len() > MAX_BODY {
-        let tag = weak.map(|weak| compute(body, weak));
-        return (Bytes::copy_from_slice(body), tag);
+        return unshared();
     }
     MEMO.try_with(|m| {
         let mut m = m.borrow_mut();
         let slot = m.slot(body);
         (slot.body.clone(), weak.map(|weak| slot.tag(weak)))
     })
-    .unwrap_or_else(|_| {
-        let tag = weak.map(|weak| compute(body, weak));
-        (Bytes::copy_from_slice(body), tag)
-    })
+    .unwrap_or_else(|_| unshared())
 }
 
 /// The ETag of `body` (weak or strong), from the memo when possible.
