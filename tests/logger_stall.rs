@@ -55,4 +55,11 @@ async fn a_stalled_stream_does_not_stall_other_requests_and_loses_no_line() {
     srv.shutdown().await;
     // Graceful shutdown wrote the queued lines, in order.
     assert_eq!(cap.lines(), vec!["/first", "/0", "/1", "/2", "/3", "/4"]);
+    // No write ran on a runtime worker: a stalled one would have held the
+    // tasks only that worker may run.
+    let threads = cap.threads.lock().unwrap().clone();
+    assert!(
+        threads.iter().all(|t| t == "webfw-logger"),
+        "writes ran on {threads:?}"
+    );
 }

@@ -17,6 +17,8 @@ pub struct Capture {
     pub gate: Option<Gate>,
     pub delay: Duration,
     pub fail: bool,
+    /// The name of the thread each write ran on.
+    pub threads: Arc<Mutex<Vec<String>>>,
 }
 
 impl Capture {
@@ -30,6 +32,8 @@ impl Capture {
 
 impl Write for Capture {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let thread = std::thread::current().name().unwrap_or("").to_owned();
+        self.threads.lock().unwrap().push(thread);
         if self.fail {
             return Err(io::Error::other("no space left"));
         }

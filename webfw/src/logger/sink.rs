@@ -2,7 +2,8 @@
 //!
 //! Writing strategy: a line is written straight to the stream by the thread
 //! that produced it when the stream is idle and fast, so the common case
-//! (a file, a pipe that is being read) costs one `write` and no hand-off;
+//! (a file, a pipe that is being read) costs one `write` and no hand-off
+//! (on a multi-threaded runtime, only for files: see [`on_shared_worker`]);
 //! it takes only the writer's lock (whether the queue is empty is an atomic
 //! flag, checked again once the lock is held so no queued line is overtaken).
 //! When another line is being written at that moment (several threads
@@ -164,7 +165,10 @@ impl Sink {
     #[inline]
     fn write_line(&self, line: &[u8]) {
         let sh = &self.shared;
-        if sh.drained.load(Ordering::Acquire) && sh.slow.load(Ordering::Relaxed) < 2 {
+        if sh.drained.load(Ordering::Acquire)
+            && sh.slow.load(Ordering::Relaxed) < 2
+            && !(sh.timed && on_shared_worker())
+        {
             let writer = match sh.writer.try_lock() {
                 Ok(w) => Some(w),
                 Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
@@ -271,6 +275,16 @@ impl Drop for Sink {
     }
 }
 
+/// Whether this thread is a worker of a multi-threaded tokio runtime. A
+/// write that stalls there would hold the worker, and with it the tasks
+/// queued on it that no other worker may take (tokio's LIFO slot): requests
+/// would hang behind a stalled stream. Streams that may block are written
+/// by the background writer instead on such threads.
+fn on_shared_worker() -> bool {
+    tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
+}
+
 /// The background writer: drains the queue in batches while the sink lives.
 fn flusher(weak: Weak<Shared>) {
     let Some(sh) = weak.upgrade() else { return };
@@ -308,7 +322,9 @@ fn flusher(weak: Weak<Shared>) {
 /// stream, so loggers writing to the same file share its order.
 ///
 /// A line is written straight to the stream by the thread that produced
-/// it while the stream is idle and fast: one `write`, no hand-off. When
+/// it while the stream is idle and fast: one `write`, no hand-off (on a
+/// multi-threaded runtime only a file is: any other stream is written by the
+/// background thread there, so a stalled stream never holds a worker). When
 /// another line is being written at that moment, or the last two direct
 /// writes each took over 10 ms (a slow terminal, a full pipe), the line is
 /// queued instead and the request goes on; a background thread, started on
