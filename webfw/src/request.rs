@@ -379,7 +379,9 @@ impl Request {
     /// Returns what they return, or `None` (changing nothing) when those bytes
     /// do not end at a segment boundary (Express also allows `.`). The common
     /// case (an unrewritten origin-form URL whose rest starts with `/`) takes
-    /// one look at the URL.
+    /// one look at the URL, inlined into the router's walk; the rest is
+    /// [`Request::enter_mount_slow`].
+    #[inline(always)]
     pub(crate) fn enter_mount(&mut self, removed_len: usize) -> Option<(bool, bool)> {
         if self.url.owned.is_none() && self.url.path.0 == 0 {
             let url = current_url(&self.url, &self.absolute_target, &self.uri).as_bytes();
@@ -407,6 +409,13 @@ impl Request {
                 return Some((trailing_slash, false));
             }
         }
+        self.enter_mount_slow(removed_len)
+    }
+
+    /// [`Request::enter_mount`] for a rewritten, absolute-form or already
+    /// stripped URL.
+    #[inline(never)]
+    fn enter_mount_slow(&mut self, removed_len: usize) -> Option<(bool, bool)> {
         if let Some(&c) = self.path().as_bytes().get(removed_len)
             && c != b'/'
             && c != b'.'

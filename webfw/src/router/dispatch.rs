@@ -477,6 +477,7 @@ struct Stripped {
 impl Mount {
     /// Strips the first `removed_len` bytes of `req.path`; `None` when they do
     /// not end at a segment boundary (the layer does not apply).
+    #[inline(always)]
     fn enter(removed_len: usize, req: &mut Request) -> Option<Mount> {
         if removed_len == 0 {
             return Some(Mount(None));
@@ -496,6 +497,7 @@ impl Mount {
 
     /// Restores `req.url` and `req.baseUrl`; a URL a handler rewrote gets
     /// the mount path put back in front (Express's restore).
+    #[inline(always)]
     fn leave(self, req: &mut Request) {
         let Some(m) = self.0 else {
             return;
