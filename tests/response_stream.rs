@@ -357,3 +357,53 @@ async fn keep_alive_request_proceeds_while_an_ended_stream_handler_still_runs() 
         .await;
     assert_eq!(conn.read_response(false).await.text(), "second");
 }
+
+#[tokio::test]
+async fn streamed_and_complete_responses_alternate_on_one_connection() {
+    let mut app = webfw::app();
+    // The end comes after an await: the body is read while the stream is
+    // still open.
+    app.get(
+        "/stream/:n",
+        async_handler(|req, res| {
+            let n = req.param("n").unwrap_or_default().to_owned();
+            Box::pin(async move {
+                res.write(format!("s{n}-"))?;
+                tokio::task::yield_now().await;
+                res.end_with(n)?;
+                Ok(Flow::Done)
+            })
+        }),
+    );
+    app.get("/whole/:n", |req: &mut Request, res: &mut Response| {
+        let n = req.param("n").unwrap_or_default().to_owned();
+        res.send(format!("w{n}"))
+    });
+    let srv = TestServer::start(app).await;
+    let mut conn = common::Conn::open(srv.addr).await;
+    // Each kind after each: a streamed response must leave nothing behind
+    // for the next request on the connection, nor a complete one.
+    for (i, path) in [
+        "/stream/1",
+        "/stream/2",
+        "/whole/3",
+        "/whole/4",
+        "/stream/5",
+        "/whole/6",
+    ]
+    .iter()
+    .enumerate()
+    {
+        conn.send(common::keep_alive_request("GET", path, &[]))
+            .await;
+        let res = conn.read_response(false).await;
+        let n = i + 1;
+        let want = if path.starts_with("/stream") {
+            format!("s{n}-{n}")
+        } else {
+            format!("w{n}")
+        };
+        assert_eq!(res.text(), want, "{path}");
+        assert_eq!(res.chunked, path.starts_with("/stream"), "{path}");
+    }
+}

@@ -17,6 +17,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
@@ -54,6 +55,10 @@ struct State {
 #[derive(Default)]
 pub(crate) struct Exchange {
     state: Mutex<State>,
+    /// Whether the state needs [`Exchange::reset`] before the next request:
+    /// only a streamed response leaves anything behind (a complete one is
+    /// cleared as its head is taken).
+    streamed: AtomicBool,
 }
 
 impl Exchange {
@@ -65,7 +70,9 @@ impl Exchange {
 
     pub(crate) fn put_head(&self, status: u16, headers: HeaderMap, body: HeadBody) {
         let mut st = self.lock();
-        if !matches!(body, HeadBody::Stream) {
+        if matches!(body, HeadBody::Stream) {
+            self.streamed.store(true, Ordering::Relaxed);
+        } else {
             st.ended = true;
         }
         st.head = Some(Head {
@@ -76,6 +83,7 @@ impl Exchange {
     }
 
     pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) {
+        self.streamed.store(true, Ordering::Relaxed);
         let mut st = self.lock();
         if !chunk.is_empty() {
             st.chunks.push_back(chunk);
@@ -88,8 +96,17 @@ impl Exchange {
         }
     }
 
+    /// The head, once; taking a complete response's leaves the state as new.
     fn take_head(&self) -> Option<Head> {
-        self.lock().head.take()
+        let mut st = self.lock();
+        let head = st.head.take();
+        if head
+            .as_ref()
+            .is_some_and(|h| !matches!(h.body, HeadBody::Stream))
+        {
+            st.ended = false;
+        }
+        head
     }
 
     fn has_head(&self) -> bool {
@@ -104,6 +121,9 @@ impl Exchange {
 
     /// Prepares the exchange for the next request on the same connection.
     pub(crate) fn reset(&self) {
+        if !self.streamed.swap(false, Ordering::Relaxed) {
+            return;
+        }
         let mut st = self.lock();
         st.head = None;
         st.chunks.clear();

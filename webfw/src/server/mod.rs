@@ -501,6 +501,9 @@ fn service(
         let in_flight = InFlight::new(&activity);
         // Reuse the connection's exchange when no earlier request still holds it.
         let exchange = if Arc::strong_count(&shared) == 1 {
+            // Pairs with the release of the last other handle's drop: what
+            // the earlier request's response did to the exchange is seen.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
             shared.reset();
             shared.clone()
         } else {
