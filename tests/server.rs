@@ -7,7 +7,6 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use common::{Conn, TestServer, async_handler, guard, keep_alive_request, request};
-use http_body_util::{BodyExt, Empty};
 use tokio::sync::oneshot;
 use tokio_rustls::rustls;
 use webfw::prelude::*;
@@ -149,43 +148,64 @@ async fn connection_close_request_gets_the_connection_closed() {
     assert!(conn.read_to_close().await.is_empty());
 }
 
+/// An HTTP/2 client on `io` (prior knowledge, or after ALPN chose `h2`).
+async fn h2_client<T>(io: T) -> h2::client::SendRequest<Bytes>
+where
+    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (client, connection) = guard("h2 handshake", h2::client::handshake(io))
+        .await
+        .expect("h2 handshake");
+    tokio::spawn(connection);
+    client
+}
+
+/// `GET uri` over `client`: the response head and its whole body.
+async fn h2_get(
+    client: &h2::client::SendRequest<Bytes>,
+    uri: &str,
+) -> (http::response::Parts, Vec<u8>) {
+    let mut client = guard("h2 stream", client.clone().ready())
+        .await
+        .expect("h2 connection ready");
+    let req = http::Request::get(uri).body(()).unwrap();
+    let (response, _) = client.send_request(req, true).expect("h2 request");
+    let (head, mut body) = guard("h2 response", response)
+        .await
+        .expect("h2 response")
+        .into_parts();
+    let mut data = Vec::new();
+    while let Some(chunk) = guard("h2 body", body.data()).await {
+        let chunk = chunk.expect("h2 body");
+        data.extend_from_slice(&chunk);
+        let _ = body.flow_control().release_capacity(chunk.len());
+    }
+    (head, data)
+}
+
 #[tokio::test]
 async fn http2_prior_knowledge_is_served() {
     let srv = TestServer::start(hello_app()).await;
-    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
-        .http2_only(true)
-        .build_http::<Empty<Bytes>>();
-    let uri: http::Uri = format!("http://{}/info", srv.addr).parse().unwrap();
-    let res = guard("h2 response", client.get(uri))
-        .await
-        .expect("h2 request");
-    assert_eq!(res.version(), http::Version::HTTP_2);
-    assert_eq!(res.status(), 200);
+    let tcp = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    let client = h2_client(tcp).await;
+    let (head, body) = h2_get(&client, &format!("http://{}/info", srv.addr)).await;
+    assert_eq!(head.version, http::Version::HTTP_2);
+    assert_eq!(head.status, 200);
     assert_eq!(
-        res.headers().get("content-type").unwrap(),
+        head.headers.get("content-type").unwrap(),
         "text/html; charset=utf-8"
     );
-    let body = guard("h2 body", res.into_body().collect())
-        .await
-        .unwrap()
-        .to_bytes();
     assert_eq!(&body[..], b"http false 2.0 127.0.0.1");
 }
 
 #[tokio::test]
 async fn http2_multiplexes_requests_on_one_connection() {
     let srv = TestServer::start(hello_app()).await;
-    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
-        .http2_only(true)
-        .build_http::<Empty<Bytes>>();
-    let a: http::Uri = format!("http://{}/", srv.addr).parse().unwrap();
-    let b: http::Uri = format!("http://{}/info", srv.addr).parse().unwrap();
-    let (ra, rb) = guard("h2 responses", async {
-        tokio::join!(client.get(a), client.get(b))
-    })
-    .await;
-    let body_a = ra.unwrap().into_body().collect().await.unwrap().to_bytes();
-    let body_b = rb.unwrap().into_body().collect().await.unwrap().to_bytes();
+    let tcp = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    let client = h2_client(tcp).await;
+    let a = format!("http://{}/", srv.addr);
+    let b = format!("http://{}/info", srv.addr);
+    let ((_, body_a), (_, body_b)) = tokio::join!(h2_get(&client, &a), h2_get(&client, &b));
     assert_eq!(&body_a[..], b"hello");
     assert_eq!(&body_b[..], b"http false 2.0 127.0.0.1");
 }
@@ -259,22 +279,9 @@ async fn https_negotiates_http2_through_alpn() {
     let (_server, addr) = https_hello(&tls).await;
     let stream = tls_connect(&tls, addr).await;
     assert_eq!(stream.get_ref().1.alpn_protocol(), Some(&b"h2"[..]));
-    let (mut sender, conn) = hyper::client::conn::http2::handshake(
-        hyper_util::rt::TokioExecutor::new(),
-        hyper_util::rt::TokioIo::new(stream),
-    )
-    .await
-    .expect("h2 handshake");
-    tokio::spawn(conn);
-    let req = http::Request::builder()
-        .uri("https://localhost/info")
-        .body(Empty::<Bytes>::new())
-        .unwrap();
-    let res = guard("h2 over TLS", sender.send_request(req))
-        .await
-        .unwrap();
-    assert_eq!(res.version(), http::Version::HTTP_2);
-    let body = res.into_body().collect().await.unwrap().to_bytes();
+    let client = h2_client(stream).await;
+    let (head, body) = h2_get(&client, "https://localhost/info").await;
+    assert_eq!(head.version, http::Version::HTTP_2);
     assert_eq!(&body[..], b"https true 2.0 localhost");
 }
 
