@@ -70,7 +70,7 @@ pub struct Response {
     status: u16,
     /// `None` until a header is set and once the head has left: dropping
     /// even an empty map costs ~60 instructions per request.
-    headers: Option<HeaderMap>,
+    headers: Option<Box<HeaderMap>>,
     headers_sent: bool,
     finished: bool,
     method: Method,
@@ -108,7 +108,7 @@ impl Drop for Response {
     fn drop(&mut self) {
         // Still here only when the head never left, or for hooks.
         if let Some(map) = self.headers.take() {
-            header_pool::give(map);
+            header_pool::give_box(map);
         }
     }
 }
@@ -666,8 +666,8 @@ impl Response {
 
     /// The headers `on_finish` hooks declared, copied (`Some(None)`: none
     /// present); `None` when one may read any.
-    fn kept_for_hooks(&self) -> Option<Option<HeaderMap>> {
-        let mut kept: Option<HeaderMap> = None;
+    fn kept_for_hooks(&self) -> Option<Option<Box<HeaderMap>>> {
+        let mut kept: Option<Box<HeaderMap>> = None;
         for hook in self.finish_hooks() {
             let FinishHook::Shared(h, _) = hook else {
                 return None;
@@ -834,7 +834,7 @@ impl Response {
         } else {
             self.headers.clone()
         };
-        let headers = headers.unwrap_or_default();
+        let headers = headers.unwrap_or_else(header_pool::take);
         self.exchange.put_head(self.status, headers, body);
         self.finished = !streaming;
         Ok(())

@@ -39,7 +39,8 @@ pub(crate) enum HeadBody {
 
 pub(crate) struct Head {
     pub(crate) status: u16,
-    pub(crate) headers: HeaderMap,
+    /// Boxed from the response's first header to the hand-off to hyper.
+    pub(crate) headers: Box<HeaderMap>,
     pub(crate) body: HeadBody,
 }
 
@@ -68,7 +69,7 @@ impl Exchange {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub(crate) fn put_head(&self, status: u16, headers: HeaderMap, body: HeadBody) {
+    pub(crate) fn put_head(&self, status: u16, headers: Box<HeaderMap>, body: HeadBody) {
         let mut st = self.lock();
         if matches!(body, HeadBody::Stream) {
             self.streamed.store(true, Ordering::Relaxed);
@@ -282,7 +283,7 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             // The chain finished or panicked without a head: only possible
             // after a panic (the app answers every finished chain).
             let (s, h, b) = (d.on_panic)();
-            (s, h, HeadBody::Full(b))
+            (s, Box::new(h), HeadBody::Full(b))
         }
     };
     let finisher = done;
@@ -313,12 +314,12 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             .extensions_mut()
             .insert(hyper::ext::ReasonPhrase::from_static(b"unknown"));
     }
-    let made = std::mem::replace(response.headers_mut(), headers);
-    if made.capacity() == 0 {
-        // The map `Response::new` made owns no memory: forgetting it leaks
-        // nothing and skips its drop glue (~60 instructions per response).
-        std::mem::forget(made);
-    }
+    let mut headers = headers;
+    // The box takes the map `Response::new` made, which owns no memory, and
+    // holds the next request's map (dropping even an empty map costs ~60
+    // instructions).
+    std::mem::swap(response.headers_mut(), &mut headers);
+    super::header_pool::give_box(headers);
     response
 }
 
