@@ -170,6 +170,14 @@ async fn location_back_uses_the_referrer_or_slash() {
     assert_eq!(res.header("location"), Some("/prev"));
     let res = call(f, "GET", &[]).await;
     assert_eq!(res.header("location"), Some("/"));
+    // `Referrer` wins over `Referer`, whichever comes first.
+    for headers in [
+        [("Referer", "/referer"), ("Referrer", "/referrer")],
+        [("Referrer", "/referrer"), ("Referer", "/referer")],
+    ] {
+        let res = call(f, "GET", &headers).await;
+        assert_eq!(res.header("location"), Some("/referrer"));
+    }
 }
 
 #[tokio::test]

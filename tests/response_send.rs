@@ -575,6 +575,14 @@ async fn stale_or_unsafe_requests_get_the_full_response() {
         )
         .await;
     assert_eq!(res.status, 200);
+    // In either order.
+    let res = srv
+        .get_with(
+            "/",
+            &[("Cache-Control", "no-cache"), ("If-None-Match", HELLO_ETAG)],
+        )
+        .await;
+    assert_eq!(res.status, 200);
     let res = srv
         .call(
             "POST",

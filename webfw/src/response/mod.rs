@@ -124,6 +124,7 @@ enum Known {
     Unknown,
 }
 
+#[derive(Default)]
 struct Conditional {
     if_none_match: Option<HeaderValue>,
     if_modified_since: Option<HeaderValue>,
@@ -132,42 +133,27 @@ struct Conditional {
 
 impl Response {
     pub(crate) fn new(req: &Request, exchange: Arc<Exchange>) -> Response {
-        // One pass over the request's headers (a lookup each would cost
-        // several times more on the common path, where none is present).
-        let mut accept = None;
-        let (mut referrer, mut referer) = (None, None);
-        let (mut if_none_match, mut if_modified_since, mut cache_control) = (None, None, None);
-        for (name, value) in req.headers() {
-            let slot = match *name {
-                http::header::ACCEPT => &mut accept,
-                http::header::REFERER => &mut referer,
-                http::header::IF_NONE_MATCH => &mut if_none_match,
-                http::header::IF_MODIFIED_SINCE => &mut if_modified_since,
-                http::header::CACHE_CONTROL => &mut cache_control,
-                _ if name.as_str() == "referrer" => &mut referrer,
-                _ => continue,
-            };
-            // Repeated names were folded into their first entry already.
-            if slot.is_none() {
-                *slot = Some(value.clone());
-            }
-        }
-        let conditional = (if_none_match.is_some() || if_modified_since.is_some()).then(|| {
-            Box::new(Conditional {
-                if_none_match,
-                if_modified_since,
-                cache_control,
-            })
-        });
-        Response {
+        let mut slot = None;
+        Response::new_in(&mut slot, req, exchange);
+        slot.unwrap_or_else(|| unreachable!("new_in fills the slot"))
+    }
+
+    /// A response to `req`, built in `slot` (built aside and moved there,
+    /// the ~230-byte response would be copied once more).
+    pub(crate) fn new_in<'s>(
+        slot: &'s mut Option<Response>,
+        req: &Request,
+        exchange: Arc<Exchange>,
+    ) -> &'s mut Response {
+        let res = slot.insert(Response {
             status: 200,
             headers: None,
             headers_sent: false,
             finished: false,
             method: req.method().clone(),
-            conditional,
-            accept,
-            referrer: referrer.or(referer),
+            conditional: None,
+            accept: None,
+            referrer: None,
             app: req.app.clone(),
             locals: None,
             on_finish: None,
@@ -179,7 +165,41 @@ impl Response {
             no_etag: true,
             time_head: false,
             head_at: None,
+        });
+        // One pass over the request's headers (a lookup each would cost
+        // several times more on the common path, where none is present).
+        // Repeated names were folded into their first entry already.
+        let mut referer = None;
+        let mut cache_control = None;
+        for (name, value) in req.headers() {
+            let field = match *name {
+                http::header::ACCEPT => &mut res.accept,
+                http::header::REFERER => &mut referer,
+                http::header::CACHE_CONTROL => &mut cache_control,
+                http::header::IF_NONE_MATCH => {
+                    &mut res
+                        .conditional
+                        .get_or_insert_with(Box::default)
+                        .if_none_match
+                }
+                http::header::IF_MODIFIED_SINCE => {
+                    &mut res
+                        .conditional
+                        .get_or_insert_with(Box::default)
+                        .if_modified_since
+                }
+                _ if name.as_str() == "referrer" => &mut res.referrer,
+                _ => continue,
+            };
+            *field = Some(value.clone());
         }
+        if res.referrer.is_none() {
+            res.referrer = referer;
+        }
+        if let Some(conditional) = res.conditional.as_mut() {
+            conditional.cache_control = cache_control;
+        }
+        res
     }
 
     /// A response for unit tests of handlers, paired with `req`.

@@ -488,7 +488,7 @@ mod tests {
         let exchange = Arc::new(Exchange::default());
         let mut pair = Pair::new(
             |slot| slot.insert(Request::for_test(Method::GET, "/")),
-            |req| Response::new(req, exchange.clone()),
+            |slot, req| *slot = Some(Response::new(req, exchange.clone())),
         );
         let chain: ChainFuture = Box::pin(async move {
             if yields {

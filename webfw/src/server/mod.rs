@@ -546,7 +546,9 @@ fn service(
         // same box to `on_finish` hooks.
         let mut pair = Pair::new(
             |slot| Request::new_in(slot, parts, raw_target, body, peer, secure, app.clone()),
-            |req| Response::new(req, exchange.clone()),
+            |slot, req| {
+                Response::new_in(slot, req, exchange.clone());
+            },
         );
         let (req, res) = pair.parts();
         // The chain runs here, in hyper's service call, as far as its

@@ -21,11 +21,11 @@ thread_local! {
 pub(crate) struct Pair(Option<Slot>);
 
 impl Pair {
-    /// `req` builds the request in the slot it is given (see
-    /// [`Request::new_in`]).
+    /// `req` and `res` build the request and the response in the slots they
+    /// are given (see [`Request::new_in`], [`Response::new_in`]).
     pub(crate) fn new(
         req: impl FnOnce(&mut Option<Request>) -> &mut Request,
-        res: impl FnOnce(&Request) -> Response,
+        res: impl FnOnce(&mut Option<Response>, &Request),
     ) -> Pair {
         let mut slot = SPARE
             .try_with(Cell::take)
@@ -33,7 +33,7 @@ impl Pair {
             .flatten()
             .unwrap_or_else(|| Box::new((None, None)));
         let (req_slot, res_slot) = &mut *slot;
-        *res_slot = Some(res(req(req_slot)));
+        res(res_slot, req(req_slot));
         Pair(Some(slot))
     }
 
@@ -63,7 +63,7 @@ mod tests {
     fn pair(target: &str) -> Pair {
         Pair::new(
             |slot| slot.insert(Request::for_test(http::Method::GET, target)),
-            Response::for_test,
+            |slot, req| *slot = Some(Response::for_test(req)),
         )
     }
 
