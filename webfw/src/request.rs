@@ -112,13 +112,13 @@ impl Request {
         } else {
             None
         };
-        let mut headers = parts.headers;
-        fold_repeated_headers(&mut headers);
         let req = slot.insert(Request {
             method: parts.method,
             uri: parts.uri,
             version: parts.version,
-            headers: Some(headers),
+            // Folded in place below: folded first, the map was copied twice
+            // more on its way into the slot.
+            headers: Some(parts.headers),
             body,
             absolute_target,
             url: UrlState {
@@ -140,6 +140,9 @@ impl Request {
             // them and making new ones cost a call each.
             extensions: parts.extensions,
         });
+        if let Some(headers) = req.headers.as_mut() {
+            fold_repeated_headers(headers);
+        }
         match req.uri.path_and_query() {
             // The usual origin-form target: http has split off the query.
             Some(pq) if req.absolute_target.is_none() && pq.as_str().starts_with('/') => {
