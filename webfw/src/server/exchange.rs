@@ -486,10 +486,10 @@ mod tests {
     /// given), optionally yields once, then sends.
     fn dispatch(hook: Option<Hook>, yields: bool) -> Dispatch {
         let exchange = Arc::new(Exchange::default());
-        let mut pair = Pair::new(
-            |slot| slot.insert(Request::for_test(Method::GET, "/")),
-            |slot, req| *slot = Some(Response::new(req, exchange.clone())),
-        );
+        let mut pair = Pair::empty();
+        let (req, res) = pair.slots();
+        let req = req.insert(Request::for_test(Method::GET, "/"));
+        *res = Some(Response::new(req, exchange.clone()));
         let chain: ChainFuture = Box::pin(async move {
             if yields {
                 YieldOnce(false).await;

@@ -544,12 +544,10 @@ fn service(
         // holds a pointer instead of moving ~800 bytes into its state, stays
         // small enough to hold the top router's future inline, and hands the
         // same box to `on_finish` hooks.
-        let mut pair = Pair::new(
-            |slot| Request::new_in(slot, parts, raw_target, body, peer, secure, app.clone()),
-            |slot, req| {
-                Response::new_in(slot, req, exchange.clone());
-            },
-        );
+        let mut pair = Pair::empty();
+        let (req_slot, res_slot) = pair.slots();
+        let req = Request::new_in(req_slot, parts, raw_target, body, peer, secure, app.clone());
+        Response::new_in(res_slot, req, exchange.clone());
         let (req, res) = pair.parts();
         // The chain runs here, in hyper's service call, as far as its
         // handlers are synchronous: no future is built or boxed for it.

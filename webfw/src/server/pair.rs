@@ -21,20 +21,26 @@ thread_local! {
 pub(crate) struct Pair(Option<Slot>);
 
 impl Pair {
-    /// `req` and `res` build the request and the response in the slots they
-    /// are given (see [`Request::new_in`], [`Response::new_in`]).
-    pub(crate) fn new(
-        req: impl FnOnce(&mut Option<Request>) -> &mut Request,
-        res: impl FnOnce(&mut Option<Response>, &Request),
-    ) -> Pair {
-        let mut slot = SPARE
+    /// A pair in a recycled box, its request and response still to be built
+    /// in their slots ([`Pair::slots`]; see [`Request::new_in`] and
+    /// [`Response::new_in`]). Built by the caller rather than by closures
+    /// given here: a closure would hold the request's parts, and copy them
+    /// once more.
+    pub(crate) fn empty() -> Pair {
+        let slot = SPARE
             .try_with(Cell::take)
             .ok()
             .flatten()
             .unwrap_or_else(|| Box::new((None, None)));
-        let (req_slot, res_slot) = &mut *slot;
-        res(res_slot, req(req_slot));
         Pair(Some(slot))
+    }
+
+    /// The empty slots of a pair from [`Pair::empty`].
+    pub(crate) fn slots(&mut self) -> (&mut Option<Request>, &mut Option<Response>) {
+        match self.0.as_deref_mut() {
+            Some((req, res)) => (req, res),
+            None => unreachable!("a pair holds its box until dropped"),
+        }
     }
 
     pub(crate) fn parts(&mut self) -> (&mut Request, &mut Response) {
@@ -61,10 +67,12 @@ mod tests {
     use super::*;
 
     fn pair(target: &str) -> Pair {
-        Pair::new(
-            |slot| slot.insert(Request::for_test(http::Method::GET, target)),
-            |slot, req| *slot = Some(Response::for_test(req)),
-        )
+        let mut pair = Pair::empty();
+        let (req, res) = pair.slots();
+        *res = Some(Response::for_test(
+            req.insert(Request::for_test(http::Method::GET, target)),
+        ));
+        pair
     }
 
     #[test]
