@@ -374,3 +374,36 @@ async fn params_of_one_request_never_reach_the_next() {
         }
     }
 }
+
+/// Express restores a router's parent params only when the router is left
+/// (`next` past its end): after a route answered, `req.params` are still
+/// that route's, as the response's finish hooks see them.
+#[tokio::test]
+async fn finish_hooks_see_the_params_of_the_route_that_answered() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut app = webfw::app();
+    let hook_seen = seen.clone();
+    app.use_(move |_: &mut Request, res: &mut Response| {
+        let seen = hook_seen.clone();
+        res.on_finish(move |req, _| {
+            seen.lock().unwrap().push(json!(req.params()).to_string());
+        });
+        next()
+    });
+    let mut router = webfw::router();
+    router.get("/:id", send_params);
+    app.use_at("/users", router);
+    app.get("/left/:x", |_: &mut Request, _: &mut Response| next());
+    let srv = TestServer::start(app).await;
+    assert_eq!(srv.get("/users/7").await.text(), r#"{"id":"7"}"#);
+    // A route that passes on: its router is left, the params restored (to
+    // none at the top; `undefined` in Express).
+    assert_eq!(srv.get("/left/1").await.status, 404);
+    common::guard("finish hooks", async {
+        while seen.lock().unwrap().len() < 2 {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    assert_eq!(*seen.lock().unwrap(), [r#"{"id":"7"}"#, "{}"]);
+}

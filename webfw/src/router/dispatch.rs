@@ -163,7 +163,7 @@ impl Router {
         };
         match self.walk_now(index, &mut walk, req, res) {
             Ok(exit) => {
-                req.replace_params(walk.parent_params);
+                leave(req, &exit, walk.parent_params);
                 Ok(exit)
             }
             Err(pending) => Err(Box::new(Resume { walk, pending })),
@@ -193,7 +193,7 @@ impl Router {
                 Err(p) => pending = p,
             }
         };
-        req.replace_params(std::mem::take(&mut walk.parent_params));
+        leave(req, &exit, std::mem::take(&mut walk.parent_params));
         exit
     }
 
@@ -459,6 +459,18 @@ impl Router {
             }
         }
         ParamOutcome::Continue
+    }
+}
+
+/// Ends a router's walk. Express restores the parent's `req.params` only
+/// when the router is left (`next` past its last layer, `next('router')`,
+/// an error); a response ends the chain where it is, and `on_finish` hooks
+/// see the params of the route that answered.
+#[inline(always)]
+fn leave(req: &mut Request, exit: &Exit, mut parent_params: Params) {
+    match exit {
+        Exit::Done => Params::recycle(&mut parent_params),
+        Exit::Next(_) => req.replace_params(parent_params),
     }
 }
 
