@@ -277,7 +277,7 @@ fn spawn_rest(rest: ChainFuture) {
 }
 
 fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperResponse {
-    let (status, headers, body) = match head {
+    let (status, mut headers, body) = match head {
         Some(h) => (h.status, h.headers, h.body),
         None => {
             // The chain finished or panicked without a head: only possible
@@ -314,7 +314,6 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             .extensions_mut()
             .insert(hyper::ext::ReasonPhrase::from_static(b"unknown"));
     }
-    let mut headers = headers;
     let map = std::mem::replace(&mut *headers, HeaderMap::new());
     // The map `Response::new` made owns no memory: forgetting it leaks
     // nothing and skips its drop glue (~60 instructions per response). The
