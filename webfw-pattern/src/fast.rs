@@ -186,8 +186,10 @@ impl Literal {
 
 /// At most this many parameters (their spans live on the stack).
 pub(crate) const MAX_PARAMS: usize = 8;
-/// Byte spans of the parameters that are present.
-pub(crate) type Spans = [Option<(usize, usize)>; MAX_PARAMS];
+/// Byte spans of the parameters: `(0, 0)` for an absent one (a present
+/// one is never empty). `u32`: the array is cleared for every match, and
+/// half the bytes cost half the stores.
+pub(crate) type Spans = [(u32, u32); MAX_PARAMS];
 
 /// At most this many optional parameters (each one doubles the worst case).
 const MAX_OPTIONAL: usize = 3;
@@ -213,6 +215,12 @@ fn segment(p: &[u8], pos: usize) -> Option<(usize, usize)> {
     (e > s).then_some((s, e))
 }
 
+/// A span as [`Spans`] holds it; `None` (no match) past 4 GiB.
+#[inline]
+fn span(s: usize, e: usize) -> Option<(u32, u32)> {
+    Some((u32::try_from(s).ok()?, u32::try_from(e).ok()?))
+}
+
 /// Literal text and `/:name` / `/:name?` parameters.
 #[derive(Clone, Debug)]
 pub(crate) struct Segments {
@@ -221,6 +229,9 @@ pub(crate) struct Segments {
     tail: Tail,
     /// No parameter is optional: there is nothing to backtrack over.
     required: bool,
+    /// The pattern's literal prefix starts with `head`: a path known to
+    /// start with the prefix need not have its head compared again.
+    head_in_prefix: bool,
 }
 
 /// Parse `/:name` at `s[i..]` (`i` at the `/`); returns (optional, end).
@@ -288,16 +299,27 @@ impl Segments {
             required: !params.iter().any(|p| p.optional),
             params,
             tail,
+            head_in_prefix: false,
         })
     }
 
+    /// Notes whether `prefix` (folded as the head is) starts with the head.
+    pub(crate) fn set_prefix(&mut self, prefix: &str) {
+        self.head_in_prefix = self.head.eat(prefix.as_bytes(), 0).is_some();
+    }
+
     /// The match length; `spans` gets the span of every parameter that is
-    /// present (the caller's array: returning ~200 bytes by value costs a
-    /// `memcpy` call).
+    /// present (the caller's array: returning it by value costs a copy).
+    /// `prefixed`: the path is known to start with the pattern's literal
+    /// prefix.
     #[inline]
-    pub(crate) fn matches(&self, path: &str, spans: &mut Spans) -> Option<usize> {
+    pub(crate) fn matches(&self, path: &str, prefixed: bool, spans: &mut Spans) -> Option<usize> {
         let p = path.as_bytes();
-        let mut pos = self.head.eat(p, 0)?;
+        let mut pos = if prefixed && self.head_in_prefix {
+            self.head.text.len()
+        } else {
+            self.head.eat(p, 0)?
+        };
         if !self.required {
             return self.step(p, pos, 0, spans);
         }
@@ -306,7 +328,7 @@ impl Segments {
         for (k, param) in self.params.iter().enumerate() {
             let (s, e) = segment(p, pos)?;
             pos = param.after.eat(p, e)?;
-            spans[k] = Some((s, e));
+            spans[k] = span(s, e)?;
         }
         self.tail.end(p, pos)
     }
@@ -319,11 +341,11 @@ impl Segments {
         if let Some((s, e)) = segment(p, pos)
             && let Some(next) = after.eat(p, e)
         {
-            spans[k] = Some((s, e));
+            spans[k] = span(s, e)?;
             if let Some(end) = self.step(p, next, k + 1, spans) {
                 return Some(end);
             }
-            spans[k] = None;
+            spans[k] = (0, 0);
         }
         if param.optional {
             let next = after.eat(p, pos)?;

@@ -463,7 +463,8 @@ impl Pattern {
             Engine::Star
         } else if let Some(lit) = fast::Literal::new(path, opts) {
             Engine::Literal(lit)
-        } else if let Some(seg) = fast::Segments::new(path, opts) {
+        } else if let Some(mut seg) = fast::Segments::new(path, opts) {
+            seg.set_prefix(&prefix);
             Engine::Segments(seg)
         } else {
             regex_engine(ast, insensitive, (0, path.len()), &source)?
@@ -756,17 +757,41 @@ impl Pattern {
     pub fn matches_each<'p>(
         &self,
         path: &'p str,
+        each: impl FnMut(usize, &'p str),
+    ) -> Option<usize> {
+        self.matches_each_from(path, false, each)
+    }
+
+    /// [`Pattern::matches_each`], told whether `path` is known to start
+    /// with [`Pattern::literal_prefix`] (compared as its documentation
+    /// says): a prefilter that compared the prefix spares the pattern
+    /// comparing its leading text again. With `prefixed` true and a path
+    /// that does not start with the prefix, the answer means nothing.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    /// let p = Pattern::new("/Users/:id", Options::route()).unwrap();
+    /// assert_eq!(p.literal_prefix(), "/users/");
+    /// let mut seen = Vec::new();
+    /// assert_eq!(p.matches_each_from("/users/7", true, |k, v| seen.push((k, v))), Some(8));
+    /// assert_eq!(seen, vec![(0, "7")]);
+    /// ```
+    #[inline]
+    pub fn matches_each_from<'p>(
+        &self,
+        path: &'p str,
+        prefixed: bool,
         mut each: impl FnMut(usize, &'p str),
     ) -> Option<usize> {
         match &self.engine {
             Engine::Slash => Some(0),
             Engine::Literal(lit) => lit.matches(path),
             Engine::Segments(seg) => {
-                let mut spans = [None; fast::MAX_PARAMS];
-                let len = seg.matches(path, &mut spans)?;
-                for (k, span) in spans.iter().enumerate().take(self.keys.len()) {
-                    if let Some((a, b)) = *span {
-                        each(k, &path[a..b]);
+                let mut spans = [(0, 0); fast::MAX_PARAMS];
+                let len = seg.matches(path, prefixed, &mut spans)?;
+                for (k, &(a, b)) in spans.iter().enumerate().take(self.keys.len()) {
+                    if b > a {
+                        each(k, &path[a as usize..b as usize]);
                     }
                 }
                 Some(len)

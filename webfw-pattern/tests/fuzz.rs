@@ -93,7 +93,7 @@ fn check(text: &str) {
             let want = &pair[1];
             let got = p.matches(path);
             checked += 1;
-            check_each(&p, path, got.as_ref(), &label, &mut failures);
+            check_each(&p, path, opts.sensitive, got.as_ref(), &label, &mut failures);
             if fast_slash || fast_star {
                 assert!(got.is_some());
                 continue;
@@ -151,16 +151,40 @@ fn check(text: &str) {
 }
 
 /// `matches_each`, its captures stored by property name (a repeat replacing
-/// the value in place), must report what `matches` does.
+/// the value in place), must report what `matches` does; so must
+/// `matches_each_from` told that a path starting with the literal prefix does.
 fn check_each(
     p: &Pattern,
     path: &str,
+    sensitive: bool,
+    got: Option<&webfw_pattern::Match<'_>>,
+    label: &str,
+    failures: &mut Vec<String>,
+) {
+    let prefix = p.literal_prefix();
+    let prefixed = path.get(..prefix.len()).is_some_and(|head| {
+        if sensitive {
+            head == prefix
+        } else {
+            head.to_ascii_lowercase() == prefix
+        }
+    });
+    check_each_from(p, path, false, got, label, failures);
+    if prefixed {
+        check_each_from(p, path, true, got, label, failures);
+    }
+}
+
+fn check_each_from(
+    p: &Pattern,
+    path: &str,
+    prefixed: bool,
     got: Option<&webfw_pattern::Match<'_>>,
     label: &str,
     failures: &mut Vec<String>,
 ) {
     let mut each: Vec<(String, &str)> = Vec::new();
-    let len = p.matches_each(path, |k, v| {
+    let len = p.matches_each_from(path, prefixed, |k, v| {
         let prop = p.keys()[k].property().into_owned();
         match each.iter_mut().find(|(q, _)| *q == prop) {
             Some(slot) => slot.1 = v,
@@ -178,7 +202,7 @@ fn check_each(
     let have = len.map(|len| (len, each));
     if have != want {
         failures.push(format!(
-            "{label}: {path:?} matches_each {have:?} != matches {want:?}"
+            "{label}: {path:?} matches_each (prefixed: {prefixed}) {have:?} != matches {want:?}"
         ));
     }
 }

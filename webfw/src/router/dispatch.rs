@@ -235,7 +235,7 @@ impl Router {
                     },
                     None => continue,
                 },
-                None => match layer.match_path(path) {
+                None => match layer.match_path(path, prefixed) {
                     Ok(Some(m)) => m,
                     Ok(None) => continue,
                     Err(e) => {

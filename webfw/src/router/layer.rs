@@ -75,8 +75,9 @@ impl Layer {
     }
 
     /// Matches the request path; a parameter that cannot be percent-decoded is
-    /// a 400 error, as in Express.
-    pub(crate) fn match_path(&self, path: &str) -> Result<Option<Matched>, Error> {
+    /// a 400 error, as in Express. `prefixed`: the path is known to start
+    /// with the layer's literal prefix.
+    pub(crate) fn match_path(&self, path: &str, prefixed: bool) -> Result<Option<Matched>, Error> {
         if self.pattern.is_match_all() {
             return Ok(Some(Matched {
                 len: 0,
@@ -84,7 +85,7 @@ impl Layer {
             }));
         }
         if self.keys.is_empty() {
-            let len = self.pattern.matches_each(path, |_, _| {});
+            let len = self.pattern.matches_each_from(path, prefixed, |_, _| {});
             return Ok(len.map(|len| Matched {
                 len,
                 params: Params::default(),
@@ -92,14 +93,14 @@ impl Layer {
         }
         let mut params = Params::recycled();
         let mut bad = None;
-        let len =
-            self.pattern
-                .matches_each(path, |ki, raw| match webfw_pattern::decode_param(raw) {
-                    Ok(value) => params.set(self.keys[ki].clone(), value),
-                    Err(e) => {
-                        bad.get_or_insert(e);
-                    }
-                });
+        let len = self.pattern.matches_each_from(path, prefixed, |ki, raw| {
+            match webfw_pattern::decode_param(raw) {
+                Ok(value) => params.set(self.keys[ki].clone(), value),
+                Err(e) => {
+                    bad.get_or_insert(e);
+                }
+            }
+        });
         let Some(len) = len else {
             Params::recycle(&mut params);
             return Ok(None);
