@@ -93,7 +93,14 @@ fn check(text: &str) {
             let want = &pair[1];
             let got = p.matches(path);
             checked += 1;
-            check_each(&p, path, opts.sensitive, got.as_ref(), &label, &mut failures);
+            check_each(
+                &p,
+                path,
+                opts.sensitive,
+                got.as_ref(),
+                &label,
+                &mut failures,
+            );
             if fast_slash || fast_star {
                 assert!(got.is_some());
                 continue;

@@ -312,12 +312,17 @@ impl Scanner {
         self.version_len = 0;
         self.target.clear();
         self.rewritten = false;
+        self.ext_len = 0;
+        self.begin_headers();
+    }
+
+    /// What the header lines of a request are followed with.
+    fn begin_headers(&mut self) {
         self.carry.clear();
         self.skip_line = false;
         self.content_length = None;
         self.te = false;
         self.te_chunked = false;
-        self.ext_len = 0;
     }
 
     /// Follows `input`; returns true if it had to be rewritten, the rewritten
@@ -348,7 +353,8 @@ impl Scanner {
             && i < input.len()
             && !matches!(input[i], b'\r' | b'\n')
         {
-            self.begin_request();
+            // Nothing `begin_request` resets is read before the headers: a
+            // head left to hyper skips it (the next read starts afresh).
             let Some(n) = self.request_line(&input[i..]) else {
                 break;
             };
@@ -357,6 +363,7 @@ impl Scanner {
                 self.state = State::Framing;
                 return input.len();
             }
+            self.begin_headers();
             i += self.headers(&input[i..]);
         }
         i
@@ -556,7 +563,10 @@ impl Scanner {
             self.version_len = n;
             lf
         };
-        self.end_request_line();
+        // A clean target: nothing to record, whatever an earlier request left
+        // in `rewritten`.
+        self.index += 1;
+        self.state = State::Header;
         Some(lf + 1)
     }
 
@@ -1148,6 +1158,23 @@ mod tests {
         );
         assert!(!raw.any.load(Ordering::Relaxed));
         assert_eq!(raw.next(|| "/".into()), None);
+    }
+
+    #[test]
+    fn a_clean_request_after_a_rewritten_one_records_no_raw_target() {
+        let dirty = b"GET /d{x} HTTP/1.1\r\nHost: h\r\n\r\n";
+        let clean = b"GET /c HTTP/1.1\r\nHost: h\r\n\r\n";
+        let input = [&dirty[..], clean, clean].concat();
+        // In one read, and with each request in a read of its own.
+        for cuts in [vec![], vec![dirty.len(), dirty.len() + clean.len()]] {
+            let raw = Arc::new(RawTargets::default());
+            let _ = feed_split(&input, &cuts, raw.clone());
+            assert_eq!(
+                raw_list(&raw),
+                vec![(0, "/d{x}".to_owned())],
+                "cuts {cuts:?}"
+            );
+        }
     }
 
     #[test]
