@@ -19,7 +19,7 @@ use crate::app::AppRef;
 use crate::error::Error;
 use crate::handler::Result;
 use crate::request::{Request, header_str};
-use crate::server::exchange::{Exchange, HeadBody};
+use crate::server::exchange::{Exchange, Head, HeadBody};
 use crate::server::header_pool;
 
 pub use send::SendBody;
@@ -102,6 +102,12 @@ pub struct Response {
     time_head: bool,
     /// When the head was committed, if `time_head`.
     head_at: Option<Instant>,
+    /// Whether a complete head is kept here ([`Response::take_held_head`])
+    /// rather than put in the exchange: while the chain runs inside the
+    /// service call, which hands it to the connection's future itself, with
+    /// no lock taken on either side.
+    hold_head: bool,
+    held: Option<Head>,
 }
 
 impl Drop for Response {
@@ -165,6 +171,8 @@ impl Response {
             no_etag: true,
             time_head: false,
             head_at: None,
+            hold_head: false,
+            held: None,
         });
         // One pass over the request's headers (a lookup each would cost
         // several times more on the common path, where none is present).
@@ -855,9 +863,28 @@ impl Response {
             self.headers.clone()
         };
         let headers = headers.unwrap_or_else(header_pool::take);
-        self.exchange.put_head(self.status, headers, body);
+        if self.hold_head && !streaming {
+            self.held = Some(Head {
+                status: self.status,
+                headers,
+                body,
+            });
+        } else {
+            self.exchange.put_head(self.status, headers, body);
+        }
         self.finished = !streaming;
         Ok(())
+    }
+
+    /// Keeps a complete head for [`Response::take_held_head`] from now on.
+    pub(crate) fn hold_head(&mut self) {
+        self.hold_head = true;
+    }
+
+    /// Stops keeping heads, and gives the one kept, if any.
+    pub(crate) fn take_held_head(&mut self) -> Option<Head> {
+        self.hold_head = false;
+        self.held.take()
     }
 }
 

@@ -167,11 +167,15 @@ pub(crate) struct Dispatch {
     /// returned, if it finished. The head waits in the exchange, so the
     /// future stays small for hyper to move.
     answered: Option<Option<Finished>>,
+    /// A complete head the chain sent inside the service call, handed over
+    /// directly: taking it from the exchange costs a lock on each side.
+    held: Option<Head>,
 }
 
 impl Dispatch {
     pub(crate) fn new(
         chain: Chain,
+        held: Option<Head>,
         exchange: Arc<Exchange>,
         in_flight: InFlight,
         on_panic: PanicResponder,
@@ -186,6 +190,7 @@ impl Dispatch {
             in_flight: Some(in_flight),
             on_panic,
             answered: None,
+            held,
         };
         // A running chain is polled now, while hyper is still inside its
         // service call: one that finishes then drops its request before
@@ -200,7 +205,7 @@ impl Dispatch {
         });
         if let Some(mut done) = answered {
             if let Some(pair) = done.as_mut()
-                && d.exchange.is_complete()
+                && (d.held.is_some() || d.exchange.is_complete())
             {
                 // Hooks that need no finish time see the same request and
                 // response now as after the write: run them, and the
@@ -227,7 +232,9 @@ impl Dispatch {
                 self.chain = None;
                 Poll::Ready(done)
             }
-            Ok(Poll::Pending) if self.exchange.has_head() => Poll::Ready(None),
+            Ok(Poll::Pending) if self.held.is_some() || self.exchange.has_head() => {
+                Poll::Ready(None)
+            }
             Ok(Poll::Pending) => Poll::Pending,
             Err(_) => {
                 self.chain = None;
@@ -246,7 +253,10 @@ impl Future for Dispatch {
             Some(done) => done,
             None => std::task::ready!(this.step(cx)),
         };
-        let head = this.exchange.take_head();
+        let head = match this.held.take() {
+            Some(head) => Some(head),
+            None => this.exchange.take_head(),
+        };
         Poll::Ready(Ok(build(head, this, done)))
     }
 }
@@ -503,6 +513,7 @@ mod tests {
         let activity = Arc::new(Activity::default());
         Dispatch::new(
             Chain::Running(chain),
+            None,
             exchange,
             InFlight::new(&activity),
             crate::final_handler::panic_response,

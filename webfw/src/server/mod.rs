@@ -549,6 +549,7 @@ fn service(
         let req = Request::new_in(req_slot, parts, raw_target, body, peer, secure, app.clone());
         Response::new_in(res_slot, req, exchange.clone());
         let (req, res) = pair.parts();
+        res.hold_head();
         // The chain runs here, in hyper's service call, as far as its
         // handlers are synchronous: no future is built or boxed for it.
         let resume = match rejected {
@@ -561,6 +562,7 @@ fn service(
                 // router itself is answered as a panicked chain is.
                 .unwrap_or(None),
         };
+        let held = res.take_held_head();
         let chain = match resume {
             None if res.has_finish_hooks() => Chain::Answered(Some(pair)),
             None => Chain::Answered(None),
@@ -575,6 +577,7 @@ fn service(
         };
         Dispatch::new(
             chain,
+            held,
             exchange,
             in_flight,
             crate::final_handler::panic_response,
