@@ -125,10 +125,12 @@ impl Index {
             Some(all) => (all, false),
             None => (&self.walk(path.as_bytes()).layers, true),
         };
-        (
-            &all[all.partition_point(|&i| (i as usize) < from)..],
-            prefixed,
-        )
+        // A walk starts from the first layer: no search then.
+        let start = match from {
+            0 => 0,
+            _ => all.partition_point(|&i| (i as usize) < from),
+        };
+        (&all[start..], prefixed)
     }
 
     /// The deepest node whose edges spell a prefix of `path`.
