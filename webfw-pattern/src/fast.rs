@@ -92,6 +92,10 @@ impl Lit {
     #[inline(always)]
     pub(crate) fn eat(&self, p: &[u8], at: usize) -> Option<usize> {
         let n = self.text.len();
+        // The text after a last parameter is mostly empty.
+        if n == 0 {
+            return (at <= p.len()).then_some(at);
+        }
         let end = at.checked_add(n)?;
         let head = p.get(at..end)?;
         let (text, mask) = (&*self.text, &*self.mask);
