@@ -22,9 +22,10 @@ struct Node {
     /// byte is the key the parent's `children` are sorted by.
     label: Vec<u8>,
     children: Vec<(u8, u32)>,
-    /// For a node with many children whose keys lie close together (the
-    /// digits of numbered paths): the child of each key from `dense_from`
-    /// on, `NONE` for none. One load instead of a binary search.
+    /// For a node with two children or more whose keys lie close together
+    /// (the first letters of an app's paths, the digits of numbered ones):
+    /// the child of each key from `dense_from` on, `NONE` for none. One
+    /// load instead of a scan or a binary search.
     dense: Vec<u32>,
     dense_from: u8,
     /// In ascending order, the layers whose prefix ends here or at an
@@ -167,10 +168,13 @@ impl Index {
 /// No child in [`Node::dense`].
 const NONE: u32 = u32::MAX;
 
-/// Nodes with more children than this get a dense table when their keys
-/// span at most [`DENSE_SPAN`] bytes (a 256-byte table each).
-const SCAN_MAX: usize = 8;
+/// Nodes with two children or more get a dense table when their keys span
+/// at most this many bytes (a table of at most 256 bytes each): one load,
+/// where even a scan of two keys costs more.
 const DENSE_SPAN: usize = 64;
+/// Other nodes with at most this many children are scanned, and nodes
+/// with more binary-searched.
+const SCAN_MAX: usize = 8;
 
 impl Node {
     fn densify(&mut self) {
@@ -178,7 +182,7 @@ impl Node {
             return;
         };
         let span = usize::from(last.0 - first.0) + 1;
-        if self.children.len() <= SCAN_MAX || span > DENSE_SPAN {
+        if self.children.len() < 2 || span > DENSE_SPAN {
             return;
         }
         self.dense_from = first.0;
@@ -188,18 +192,18 @@ impl Node {
         }
     }
 
-    /// The child whose edge starts with `b`: most nodes have a few children,
-    /// and a scan of those costs less than a binary search's setup; nodes
-    /// with many have a table, or else are binary-searched.
+    /// The child whose edge starts with `b`: from the table if the node has
+    /// one; else a scan of a few children costs less than a binary search's
+    /// setup, which only nodes with many keys far apart need.
     #[inline]
     fn child(&self, b: u8) -> Option<u32> {
-        let k = if self.children.len() <= SCAN_MAX {
-            self.children.iter().position(|c| c.0 == b)
-        } else if !self.dense.is_empty() {
+        let k = if !self.dense.is_empty() {
             let c = *self
                 .dense
                 .get(usize::from(b.wrapping_sub(self.dense_from)))?;
             return (c != NONE).then_some(c);
+        } else if self.children.len() <= SCAN_MAX {
+            self.children.iter().position(|c| c.0 == b)
         } else {
             self.children.binary_search_by_key(&b, |c| c.0).ok()
         }?;
@@ -245,6 +249,9 @@ mod tests {
             "/a/b/c",
             "/a/bd",
             "/a/",
+            // Keys too far apart for a table: scanned.
+            "/x!",
+            "/x~",
         ];
         let extra: Vec<String> = (0..40).map(|k| format!("/r/route{k}/")).collect();
         prefixes.extend(extra.iter().map(String::as_str));
@@ -275,12 +282,20 @@ mod tests {
             "/r/route!",
             "/r/routez",
             "/r/route3:",
+            "/x!",
+            "/x~/y",
+            "/xa",
         ];
         for case_sensitive in [false, true] {
             let idx =
                 Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), case_sensitive);
             assert!(idx.linear.is_none());
             assert!(idx.nodes.iter().any(|n| !n.dense.is_empty()));
+            assert!(
+                idx.nodes
+                    .iter()
+                    .any(|n| n.dense.is_empty() && n.children.len() > 1)
+            );
             for path in paths {
                 for from in [0, 3, 9, prefixes.len()] {
                     assert_eq!(
