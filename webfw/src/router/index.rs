@@ -87,7 +87,7 @@ impl Index {
         idx.nodes[0].layers = std::mem::take(&mut trie[0].layers);
         idx.compress(&mut trie, 0, 0);
         for node in &mut idx.nodes {
-            node.densify();
+            node.densify(fold);
         }
         idx
     }
@@ -139,8 +139,13 @@ impl Index {
         let mut node = &self.nodes[0];
         let mut pos = 0;
         while let Some(&b) = path.get(pos) {
-            let b = if self.fold { b.to_ascii_lowercase() } else { b };
-            let Some(c) = node.child(b) else {
+            // A table has both cases of a folded letter: no folding for it.
+            let c = if node.dense.is_empty() {
+                node.child(if self.fold { b.to_ascii_lowercase() } else { b })
+            } else {
+                node.dense_child(b)
+            };
+            let Some(c) = c else {
                 break;
             };
             let child = &self.nodes[c as usize];
@@ -177,32 +182,46 @@ const DENSE_SPAN: usize = 64;
 const SCAN_MAX: usize = 8;
 
 impl Node {
-    fn densify(&mut self) {
-        let (Some(first), Some(last)) = (self.children.first(), self.children.last()) else {
+    /// Builds the table; `fold`: keys are lower case, and the table maps the
+    /// upper case of a letter too.
+    fn densify(&mut self, fold: bool) {
+        let keys = || {
+            self.children.iter().flat_map(move |&(key, child)| {
+                let upper = (fold && key.is_ascii_lowercase()).then(|| key.to_ascii_uppercase());
+                std::iter::once((key, child)).chain(upper.map(|u| (u, child)))
+            })
+        };
+        let (Some(first), Some(last)) = (keys().map(|k| k.0).min(), keys().map(|k| k.0).max())
+        else {
             return;
         };
-        let span = usize::from(last.0 - first.0) + 1;
+        let span = usize::from(last - first) + 1;
         if self.children.len() < 2 || span > DENSE_SPAN {
             return;
         }
-        self.dense_from = first.0;
-        self.dense = vec![NONE; span];
-        for &(key, child) in &self.children {
-            self.dense[usize::from(key - first.0)] = child;
+        let mut dense = vec![NONE; span];
+        for (key, child) in keys() {
+            dense[usize::from(key - first)] = child;
         }
+        self.dense_from = first;
+        self.dense = dense;
     }
 
-    /// The child whose edge starts with `b`: from the table if the node has
-    /// one; else a scan of a few children costs less than a binary search's
-    /// setup, which only nodes with many keys far apart need.
+    /// The child of the key `b` in the table.
+    #[inline]
+    fn dense_child(&self, b: u8) -> Option<u32> {
+        let c = *self
+            .dense
+            .get(usize::from(b.wrapping_sub(self.dense_from)))?;
+        (c != NONE).then_some(c)
+    }
+
+    /// The child whose edge starts with `b`, for a node without a table: a
+    /// scan of a few children costs less than a binary search's setup,
+    /// which only nodes with many keys far apart need.
     #[inline]
     fn child(&self, b: u8) -> Option<u32> {
-        let k = if !self.dense.is_empty() {
-            let c = *self
-                .dense
-                .get(usize::from(b.wrapping_sub(self.dense_from)))?;
-            return (c != NONE).then_some(c);
-        } else if self.children.len() <= SCAN_MAX {
+        let k = if self.children.len() <= SCAN_MAX {
             self.children.iter().position(|c| c.0 == b)
         } else {
             self.children.binary_search_by_key(&b, |c| c.0).ok()
