@@ -316,7 +316,7 @@ impl Segments {
     /// present (the caller's array: returning it by value costs a copy).
     /// `prefixed`: the path is known to start with the pattern's literal
     /// prefix.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn matches(&self, path: &str, prefixed: bool, spans: &mut Spans) -> Option<usize> {
         let p = path.as_bytes();
         let mut pos = if prefixed && self.head_in_prefix {
