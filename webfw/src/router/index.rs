@@ -38,6 +38,9 @@ pub(crate) struct Index {
     fold: bool,
     /// Every layer, for routers too small for a trie.
     linear: Option<Vec<u32>>,
+    /// The root's only child, when its edge is one byte without case (the
+    /// `/` every path starts with): a walk steps there without a lookup.
+    first: Option<(u8, u32)>,
 }
 
 impl Index {
@@ -59,6 +62,7 @@ impl Index {
             nodes: vec![Node::default()],
             fold,
             linear: (len <= LINEAR_MAX).then(|| (0..len as u32).collect()),
+            first: None,
         };
         if idx.linear.is_some() {
             return idx;
@@ -89,6 +93,14 @@ impl Index {
         for node in &mut idx.nodes {
             node.densify(fold);
         }
+        idx.first = match idx.nodes[0].children[..] {
+            [(key, child)]
+                if idx.nodes[child as usize].label.len() == 1 && !key.is_ascii_alphabetic() =>
+            {
+                Some((key, child))
+            }
+            _ => None,
+        };
         idx
     }
 
@@ -136,8 +148,10 @@ impl Index {
 
     /// The deepest node whose edges spell a prefix of `path`.
     fn walk(&self, path: &[u8]) -> &Node {
-        let mut node = &self.nodes[0];
-        let mut pos = 0;
+        let (mut node, mut pos) = match self.first {
+            Some((key, child)) if path.first() == Some(&key) => (&self.nodes[child as usize], 1),
+            _ => (&self.nodes[0], 0),
+        };
         while let Some(&b) = path.get(pos) {
             // A table has both cases of a folded letter: no folding for it.
             let c = if node.dense.is_empty() {
@@ -323,6 +337,29 @@ mod tests {
                         "{path} from {from} case_sensitive {case_sensitive}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_walk_steps_to_the_roots_only_child_as_a_lookup_would() {
+        let many: Vec<String> = (0..20).map(|k| format!("/api/v{k}")).collect();
+        let shapes: [Vec<&str>; 3] = [
+            // The root's one child is `/`: stepped to directly.
+            many.iter().map(String::as_str).chain(["", "/"]).collect(),
+            // Its one child has a longer edge (`/api/v`), or there are two.
+            many.iter().map(String::as_str).collect(),
+            many.iter().map(String::as_str).chain(["x"]).collect(),
+        ];
+        for (k, prefixes) in shapes.iter().enumerate() {
+            let idx = Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), false);
+            assert_eq!(idx.first.is_some(), k == 0, "shape {k}");
+            for path in ["", "/", "/api", "/api/v1", "/API/V12/x", "x", "/x", "?"] {
+                assert_eq!(
+                    idx.candidates(path, 0).0,
+                    &linear(prefixes, path, 0, true)[..],
+                    "shape {k}, {path}"
+                );
             }
         }
     }
