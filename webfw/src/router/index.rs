@@ -155,6 +155,10 @@ impl Index {
         while let Some(&b) = path.get(pos) {
             // A table has both cases of a folded letter: no folding for it.
             let c = if node.dense.is_empty() {
+                // A leaf ends the walk: a route's parameters follow its prefix.
+                if node.children.is_empty() {
+                    break;
+                }
                 node.child(if self.fold { b.to_ascii_lowercase() } else { b })
             } else {
                 node.dense_child(b)
