@@ -22,9 +22,9 @@ fn json(_req: &mut Request, res: &mut Response) -> Result {
     })
 }
 
+/// `res.send(req.params.id)`: the response copies the text it borrows.
 fn echo_param(req: &mut Request, res: &mut Response) -> Result {
-    let id = req.param("id").unwrap_or_default().to_owned();
-    res.send(id)
+    res.send(req.params().get("id").unwrap_or_default())
 }
 
 macro_rules! pass_through {
