@@ -22,7 +22,7 @@ fn json(_req: &mut Request, res: &mut Response) -> Result {
     })
 }
 
-/// `res.send(req.params.id)`: the response copies the text it borrows.
+/// `res.send(req.params.id)`, as the kit's Express app has it.
 fn echo_param(req: &mut Request, res: &mut Response) -> Result {
     res.send(req.params().get("id").unwrap_or_default())
 }
