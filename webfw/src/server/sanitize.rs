@@ -312,12 +312,12 @@ impl Scanner {
         self.version_len = 0;
         self.target.clear();
         self.rewritten = false;
-        self.ext_len = 0;
         self.begin_headers();
     }
 
-    /// What the header lines of a request are followed with.
+    /// What a request's header lines and body are followed with.
     fn begin_headers(&mut self) {
+        self.ext_len = 0;
         self.carry.clear();
         self.skip_line = false;
         self.content_length = None;
@@ -1175,6 +1175,16 @@ mod tests {
                 "cuts {cuts:?}"
             );
         }
+    }
+
+    #[test]
+    fn chunk_extensions_are_counted_per_request() {
+        let one = b"POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n\
+            1;ext=abc\r\nx\r\n0\r\n\r\n";
+        let input = [&one[..], one, one].concat();
+        let (_, scan) = feed_split(&input, &[], Arc::default());
+        assert_eq!(scan.state, State::Start);
+        assert_eq!(scan.ext_len, "ext=abc".len());
     }
 
     #[test]
