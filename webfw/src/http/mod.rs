@@ -125,6 +125,9 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if n < 8 {
         return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
     }
+    if n <= 16 {
+        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+    }
     let mut i = 0;
     while i + 8 < n {
         if word(a, i) != word(b, i) {

@@ -7,6 +7,7 @@
 //! linear scan, at a cost that depends on the path length, not on the number
 //! of layers.
 
+use super::exact::ExactPaths;
 use super::layer::Layer;
 use crate::http::same_bytes;
 
@@ -41,6 +42,8 @@ pub(crate) struct Index {
     /// The root's only child, when its edge is one byte without case (the
     /// `/` every path starts with): a walk steps there without a lookup.
     first: Option<(u8, u32)>,
+    /// The nodes by their full text, tried before a walk.
+    exact: Option<ExactPaths>,
 }
 
 impl Index {
@@ -63,6 +66,7 @@ impl Index {
             fold,
             linear: (len <= LINEAR_MAX).then(|| (0..len as u32).collect()),
             first: None,
+            exact: None,
         };
         if idx.linear.is_some() {
             return idx;
@@ -101,7 +105,24 @@ impl Index {
             }
             _ => None,
         };
+        idx.exact = Some(ExactPaths::new(idx.texts()));
         idx
+    }
+
+    /// Each node's full text (its ancestors' labels and its own), by number.
+    fn texts(&self) -> Vec<Box<[u8]>> {
+        let mut texts: Vec<Box<[u8]>> = vec![Box::default(); self.nodes.len()];
+        let mut stack = vec![0usize];
+        while let Some(n) = stack.pop() {
+            for &(_, child) in &self.nodes[n].children {
+                let child = child as usize;
+                texts[child] = [&texts[n][..], &self.nodes[child].label[..]]
+                    .concat()
+                    .into();
+                stack.push(child);
+            }
+        }
+        texts
     }
 
     /// Copies the children of `trie[from]` under `self.nodes[to]`, merging
@@ -136,7 +157,7 @@ impl Index {
     pub(crate) fn candidates(&self, path: &str, from: usize) -> (&[u32], bool) {
         let (all, prefixed) = match &self.linear {
             Some(all) => (all, false),
-            None => (&self.walk(path.as_bytes()).layers, true),
+            None => (&self.find(path.as_bytes()).layers, true),
         };
         // A walk starts from the first layer: no search then.
         let start = match from {
@@ -146,7 +167,17 @@ impl Index {
         (&all[start..], prefixed)
     }
 
-    /// The deepest node whose edges spell a prefix of `path`.
+    /// The deepest node whose edges spell a prefix of `path`: the node
+    /// spelling all of it when there is one, else the walk's.
+    #[inline]
+    fn find(&self, path: &[u8]) -> &Node {
+        match self.exact.as_ref().and_then(|e| e.get(path)) {
+            Some(node) => &self.nodes[node as usize],
+            None => self.walk(path),
+        }
+    }
+
+    /// [`Index::find`] by walking the trie.
     fn walk(&self, path: &[u8]) -> &Node {
         let (mut node, mut pos) = match self.first {
             Some((key, child)) if path.first() == Some(&key) => (&self.nodes[child as usize], 1),
@@ -295,6 +326,7 @@ mod tests {
         let paths = [
             "",
             "/",
+            "/a/",
             "/r",
             "/r/route",
             "/r/route1",
@@ -332,6 +364,13 @@ mod tests {
                 idx.nodes
                     .iter()
                     .any(|n| n.dense.is_empty() && n.children.len() > 1)
+            );
+            // Paths spelling a whole node are answered by the exact table.
+            let exact = idx.exact.as_ref().expect("a trie has an exact table");
+            assert!(
+                ["/mw/plaintext", "/r/route1", "/a/"]
+                    .iter()
+                    .all(|p| exact.get(p.as_bytes()).is_some())
             );
             for path in paths {
                 for from in [0, 3, 9, prefixes.len()] {

@@ -2,6 +2,7 @@
 //! `router/index.js`, `layer.js`, `route.js`).
 
 mod dispatch;
+mod exact;
 mod index;
 mod layer;
 mod params;
