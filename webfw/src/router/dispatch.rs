@@ -79,6 +79,8 @@ enum Cached {
 /// it beside the app the router belongs to.
 struct Walk {
     method: Cow<'static, str>,
+    /// The method's bit among the standard ones (see [`lower_method`]).
+    method_bit: u16,
     is_options: bool,
     is_head: bool,
     allow: Vec<String>,
@@ -148,8 +150,10 @@ impl Router {
                 "router used before the app was frozen (call app.listen or app.into_service)",
             ))));
         };
+        let (method, method_bit) = lower_method(req.method());
         let mut walk = Walk {
-            method: lower_method(req.method()),
+            method,
+            method_bit,
             is_options: *req.method() == Method::OPTIONS,
             is_head: *req.method() == Method::HEAD,
             allow: Vec::new(),
@@ -248,7 +252,7 @@ impl Router {
                 if walk.layer_error.is_some() {
                     continue;
                 }
-                let handles = route.handles_method(&walk.method);
+                let handles = route.handles_method(&walk.method, walk.method_bit);
                 if !handles && walk.is_options {
                     for m in route.options_methods() {
                         if !walk.allow.contains(&m) {

@@ -48,8 +48,9 @@ const STANDARD: [&str; 9] = [
     "get", "post", "put", "delete", "head", "options", "patch", "trace", "connect",
 ];
 
-/// A request method in lower case, as route tables store it.
-pub(crate) fn lower_method(m: &http::Method) -> Cow<'static, str> {
+/// A request method in lower case, as route tables store it, and its bit
+/// among the standard methods (0 for another method).
+pub(crate) fn lower_method(m: &http::Method) -> (Cow<'static, str>, u16) {
     let i = match *m {
         http::Method::GET => 0,
         http::Method::POST => 1,
@@ -60,16 +61,21 @@ pub(crate) fn lower_method(m: &http::Method) -> Cow<'static, str> {
         http::Method::PATCH => 6,
         http::Method::TRACE => 7,
         http::Method::CONNECT => 8,
-        _ => return Cow::Owned(m.as_str().to_ascii_lowercase()),
+        _ => return (Cow::Owned(m.as_str().to_ascii_lowercase()), 0),
     };
-    Cow::Borrowed(STANDARD[i])
+    (Cow::Borrowed(STANDARD[i]), 1 << i)
 }
 
-/// A method name as a route stores it: the shared name when it is standard.
-fn route_method(lower: String) -> Cow<'static, str> {
-    match STANDARD.iter().find(|m| **m == lower) {
-        Some(m) => Cow::Borrowed(m),
-        None => Cow::Owned(lower),
+/// The bits of `get` and `head` in [`lower_method`]'s numbering.
+const GET_BIT: u16 = 1 << 0;
+const HEAD_BIT: u16 = 1 << 4;
+
+/// A method name as a route stores it (the shared name when it is
+/// standard), and its bit as [`lower_method`] gives it.
+fn route_method(lower: String) -> (Cow<'static, str>, u16) {
+    match STANDARD.iter().position(|m| **m == lower) {
+        Some(i) => (Cow::Borrowed(STANDARD[i]), 1 << i),
+        None => (Cow::Owned(lower), 0),
     }
 }
 
@@ -92,6 +98,9 @@ pub(crate) struct Route {
     /// Methods in order of first registration (lower case).
     pub(crate) methods: Vec<Cow<'static, str>>,
     pub(crate) has_all: bool,
+    /// The standard methods among `methods`, as bits: a request with a
+    /// standard method is checked with one test, not a scan.
+    standard: u16,
     pub(crate) info: Option<Arc<RouteInfo>>,
 }
 
@@ -102,6 +111,7 @@ impl Route {
             stack: Vec::new(),
             methods: Vec::new(),
             has_all: false,
+            standard: 0,
             info: None,
         }
     }
@@ -110,9 +120,18 @@ impl Route {
         self.methods.iter().any(|m| same_method(m, method))
     }
 
-    /// `route._handles_method`: `all`, the method itself, or GET for HEAD.
-    pub(crate) fn handles_method(&self, method: &str) -> bool {
-        self.has_all || self.has(method) || (method == "head" && self.has("get"))
+    /// `route._handles_method`: `all`, the method itself, or GET for HEAD;
+    /// `bit` is the method's as [`lower_method`] gives it.
+    pub(crate) fn handles_method(&self, method: &str, bit: u16) -> bool {
+        if self.has_all {
+            return true;
+        }
+        match bit {
+            // Not a standard method: neither HEAD nor among the bits.
+            0 => self.has(method),
+            HEAD_BIT => self.standard & (HEAD_BIT | GET_BIT) != 0,
+            _ => self.standard & bit != 0,
+        }
     }
 
     /// The `Allow` contribution of this route for automatic OPTIONS replies.
@@ -176,7 +195,8 @@ impl<'r> RouteBuilder<'r> {
     /// app.route("/").method("m-search", |_: &mut Request, res: &mut Response| res.send("ok"));
     /// ```
     pub fn method<M>(self, method: &str, handlers: impl IntoMiddlewares<M>) -> Self {
-        let method = route_method(method.to_ascii_lowercase());
+        let (method, bit) = route_method(method.to_ascii_lowercase());
+        self.route.standard |= bit;
         let mut list = Vec::new();
         handlers.into_middlewares(&mut list);
         assert!(
@@ -208,5 +228,59 @@ impl<'r> RouteBuilder<'r> {
             self.route.stack.push((MethodSel::All, h));
         }
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Request, Response, Result};
+
+    fn ok(_: &mut Request, res: &mut Response) -> Result {
+        res.send("ok")
+    }
+
+    fn route(methods: &[&str], all: bool) -> Route {
+        let mut route = Route::new(None);
+        for m in methods {
+            RouteBuilder::new(&mut route).method(m, ok);
+        }
+        if all {
+            RouteBuilder::new(&mut route).all(ok);
+        }
+        route
+    }
+
+    #[test]
+    fn a_route_handles_its_methods_head_by_get_and_all_of_them_with_all() {
+        let cases: [(&[&str], bool, &[&str]); 5] = [
+            (&["GET"], false, &["get", "head"]),
+            (&["head"], false, &["head"]),
+            (&["post", "m-search"], false, &["post", "m-search"]),
+            (
+                &[],
+                true,
+                &[
+                    "get", "head", "post", "delete", "options", "m-search", "purge",
+                ],
+            ),
+            (&["purge"], false, &["purge"]),
+        ];
+        let methods = [
+            "get", "head", "post", "delete", "options", "m-search", "purge",
+        ];
+        for (registered, all, handled) in cases {
+            let route = route(registered, all);
+            for name in methods {
+                let method =
+                    http::Method::from_bytes(name.to_ascii_uppercase().as_bytes()).unwrap();
+                let (lower, bit) = lower_method(&method);
+                assert_eq!(
+                    route.handles_method(&lower, bit),
+                    handled.contains(&name),
+                    "{registered:?} all={all}: {name}"
+                );
+            }
+        }
     }
 }
