@@ -79,6 +79,38 @@ enum BaseUrl {
     Owned(String),
 }
 
+/// A mount entered by [`Request::enter_mount`]: what leaving it restores.
+pub(crate) enum Mounted {
+    /// The usual mount: `req.url` and `req.baseUrl` were offsets into the
+    /// original target, and are again once these are put back.
+    Offsets {
+        start: usize,
+        path_end: u32,
+        base_len: u32,
+        trailing_slash: bool,
+        version: u32,
+    },
+    /// Any other: the state before it (boxed: rare, and it keeps the usual
+    /// mount small where the router holds it across the handlers' calls).
+    Saved {
+        saved: Box<(UrlState, usize)>,
+        trailing_slash: bool,
+        slash_added: bool,
+        version: u32,
+    },
+}
+
+/// For a mount path of `len` bytes at the start of `path`: whether it ends
+/// with `/`, when the path goes on with `/` after it (the only mount
+/// [`Request::enter_mount`] does by moving offsets); `None` otherwise.
+#[inline(always)]
+pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
+    match (path.first(), path.get(len)) {
+        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
+        _ => None,
+    }
+}
+
 /// `req.url` as an offset into the original target, or an owned string once it
 /// was rewritten.
 #[derive(Clone)]
@@ -321,14 +353,6 @@ impl Request {
         self.params = params;
     }
 
-    pub(crate) fn url_state(&self) -> UrlState {
-        self.url.clone()
-    }
-
-    pub(crate) fn restore_url_state(&mut self, state: UrlState) {
-        self.url = state;
-    }
-
     pub(crate) fn url_version(&self) -> u32 {
         self.url.version
     }
@@ -379,56 +403,114 @@ impl Request {
 
     /// Enters a mount whose matched path is the first `removed_len` bytes of
     /// `req.path`: [`Request::append_base_url`], then [`Request::strip_url`].
-    /// Returns what they return, or `None` (changing nothing) when those bytes
-    /// do not end at a segment boundary (Express also allows `.`). The common
-    /// case (an unrewritten origin-form URL whose rest starts with `/`) takes
-    /// one look at the URL, inlined into the router's walk; the rest is
-    /// [`Request::enter_mount_slow`].
+    /// Returns what [`Request::leave_mount`] needs, or `None` (changing
+    /// nothing) when those bytes do not end at a segment boundary (Express
+    /// also allows `.`). `edge` is [`mount_edge`] of `req.path`: the router
+    /// reads it while it has the path at hand. The common case (an
+    /// unrewritten origin-form URL whose rest starts with `/`) moves two
+    /// offsets, inlined into the router's walk, and leaving moves them back;
+    /// the rest is [`Request::enter_mount_slow`].
     #[inline(always)]
-    pub(crate) fn enter_mount(&mut self, removed_len: usize) -> Option<(bool, bool)> {
-        if self.url.owned.is_none() && self.url.path.0 == 0 {
-            let url = current_url(&self.url, &self.absolute_target, &self.uri).as_bytes();
+    pub(crate) fn enter_mount(
+        &mut self,
+        removed_len: usize,
+        edge: Option<bool>,
+    ) -> Option<Mounted> {
+        if let Some(trailing_slash) = edge
+            && self.url.owned.is_none()
+            && self.url.path.0 == 0
+            && let BaseUrl::Span(a, b) = &mut self.base_url
+        {
             let from = self.url.start;
-            let joins = match self.base_url {
-                BaseUrl::Span(a, b) => a == b || b as usize == from,
-                BaseUrl::Owned(_) => false,
-            };
-            if joins
-                && removed_len > 0
-                && url.first() == Some(&b'/')
-                && url.get(removed_len) == Some(&b'/')
-                && removed_len <= self.url.path.1 as usize
-            {
-                let trailing_slash = url[removed_len - 1] == b'/';
+            if *a == *b || *b as usize == from {
                 let kept = removed_len - usize::from(trailing_slash);
-                if let BaseUrl::Span(a, b) = &mut self.base_url {
-                    if *a == *b {
-                        *a = from as u32;
-                    }
-                    *b = (from + kept) as u32;
+                let base_len = *b - *a;
+                if *a == *b {
+                    *a = from as u32;
                 }
+                *b = (from + kept) as u32;
+                let path_end = self.url.path.1;
                 self.url.start += removed_len;
-                self.url.path = (0, self.url.path.1 - removed_len as u32);
-                return Some((trailing_slash, false));
+                self.url.path = (0, path_end - removed_len as u32);
+                return Some(Mounted::Offsets {
+                    start: from,
+                    path_end,
+                    base_len,
+                    trailing_slash,
+                    version: self.url.version,
+                });
             }
         }
         self.enter_mount_slow(removed_len)
     }
 
+    /// Leaves a mount: restores `req.url` and `req.baseUrl`; a URL a handler
+    /// rewrote meanwhile gets the mount path put back in front (Express's
+    /// restore).
+    #[inline(always)]
+    pub(crate) fn leave_mount(&mut self, mounted: Mounted) {
+        match mounted {
+            Mounted::Offsets {
+                start,
+                path_end,
+                base_len,
+                version,
+                ..
+            } if version == self.url.version => {
+                self.url.start = start;
+                self.url.path = (0, path_end);
+                self.truncate_base_url(base_len as usize);
+            }
+            Mounted::Saved { saved, version, .. } if version == self.url.version => {
+                let (url, base_len) = *saved;
+                self.url = url;
+                self.truncate_base_url(base_len);
+            }
+            m => self.leave_rewritten_mount(m),
+        }
+    }
+
+    /// [`Request::leave_mount`] after a handler rewrote the URL.
+    #[cold]
+    fn leave_rewritten_mount(&mut self, mounted: Mounted) {
+        let (base_len, trailing_slash, slash_added) = match mounted {
+            Mounted::Offsets {
+                base_len,
+                trailing_slash,
+                ..
+            } => (base_len as usize, trailing_slash, false),
+            Mounted::Saved {
+                saved,
+                trailing_slash,
+                slash_added,
+                ..
+            } => (saved.1, trailing_slash, slash_added),
+        };
+        let mut removed = self.base_url()[base_len..].to_owned();
+        if trailing_slash {
+            removed.push('/');
+        }
+        self.unstrip_rewritten(&removed, slash_added);
+        self.truncate_base_url(base_len);
+    }
+
     /// [`Request::enter_mount`] for a rewritten, absolute-form or already
     /// stripped URL.
     #[inline(never)]
-    fn enter_mount_slow(&mut self, removed_len: usize) -> Option<(bool, bool)> {
+    fn enter_mount_slow(&mut self, removed_len: usize) -> Option<Mounted> {
         if let Some(&c) = self.path().as_bytes().get(removed_len)
             && c != b'/'
             && c != b'.'
         {
             return None;
         }
-        Some((
-            self.append_base_url(removed_len),
-            self.strip_url(removed_len),
-        ))
+        let saved = Box::new((self.url.clone(), self.base_url_len()));
+        Some(Mounted::Saved {
+            saved,
+            trailing_slash: self.append_base_url(removed_len),
+            slash_added: self.strip_url(removed_len),
+            version: self.url.version,
+        })
     }
 
     /// Strips `removed_len` bytes after the scheme and host from `req.url` (a mount
@@ -994,7 +1076,15 @@ mod tests {
                         if len == 0 || len > fast.path().len() {
                             continue;
                         }
-                        let got = fast.enter_mount(len);
+                        let edge = mount_edge(fast.path().as_bytes(), len);
+                        let got = fast.enter_mount(len, edge).map(|m| match m {
+                            Mounted::Offsets { trailing_slash, .. } => (trailing_slash, false),
+                            Mounted::Saved {
+                                trailing_slash,
+                                slash_added,
+                                ..
+                            } => (trailing_slash, slash_added),
+                        });
                         let boundary =
                             matches!(slow.path().as_bytes().get(len), None | Some(b'/' | b'.'));
                         let want =
@@ -1003,6 +1093,51 @@ mod tests {
                         assert_eq!(fast.url(), slow.url(), "{target} {first} {second}");
                         assert_eq!(fast.path(), slow.path(), "{target} {first} {second}");
                         assert_eq!(fast.base_url(), slow.base_url(), "{target} {first}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn leaving_a_mount_by_offsets_restores_as_leaving_a_saved_one() {
+        let states = |r: &Request| {
+            (
+                r.url().to_owned(),
+                r.path().to_owned(),
+                r.base_url().to_owned(),
+            )
+        };
+        for target in ["/mw/plaintext?q=1", "/mw//a", "/a/b/c", "/a/b/"] {
+            for len in 1..target.len() {
+                for rewrite in [None, Some("/x?y"), Some("z")] {
+                    let mut fast = Request::for_test(Method::GET, target);
+                    let mut slow = Request::for_test(Method::GET, target);
+                    let edge = mount_edge(fast.path().as_bytes(), len);
+                    let (Some(f), Some(s)) =
+                        (fast.enter_mount(len, edge), slow.enter_mount(len, None))
+                    else {
+                        continue;
+                    };
+                    assert_eq!(
+                        matches!(f, Mounted::Offsets { .. }),
+                        edge.is_some(),
+                        "{target} {len}"
+                    );
+                    assert!(matches!(s, Mounted::Saved { .. }));
+                    assert_eq!(states(&fast), states(&slow), "{target} {len}");
+                    if let Some(url) = rewrite {
+                        fast.set_url(url);
+                        slow.set_url(url);
+                    }
+                    fast.leave_mount(f);
+                    slow.leave_mount(s);
+                    assert_eq!(states(&fast), states(&slow), "{target} {len} {rewrite:?}");
+                    if rewrite.is_none() {
+                        assert_eq!(
+                            states(&fast),
+                            (target.to_owned(), fast.path().to_owned(), String::new())
+                        );
                     }
                 }
             }

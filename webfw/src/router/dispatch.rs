@@ -15,7 +15,7 @@ use super::route::{MethodSel, Route, lower_method, same_method};
 use super::{Params, Router};
 use crate::error::Error;
 use crate::handler::{BoxFuture, Flow, HandlerFuture, Middleware, Result};
-use crate::request::Request;
+use crate::request::{Mounted, Request, mount_edge};
 use crate::response::Response;
 
 /// Calls a handler under [`guarded`] and gives its result; only a handler
@@ -248,7 +248,9 @@ impl Router {
                     }
                 },
             };
-            if let LayerKind::Route(route) = &layer.kind {
+            // A use layer's mount looks at the bytes around its end: read
+            // them while the path is at hand.
+            let edge = if let LayerKind::Route(route) = &layer.kind {
                 if walk.layer_error.is_some() {
                     continue;
                 }
@@ -264,7 +266,10 @@ impl Router {
                     continue;
                 }
                 req.route = route.info.clone();
-            }
+                None
+            } else {
+                mount_edge(path.as_bytes(), matched.len)
+            };
             req.replace_params(if self.opts.merge_params {
                 Params::merged(&walk.parent_params, matched.params)
             } else {
@@ -284,7 +289,7 @@ impl Router {
                 }
                 LayerKind::Use(handlers) => {
                     let err = walk.layer_error.take();
-                    let Some(mount) = Mount::enter(matched.len, req) else {
+                    let Some(mount) = Mount::enter(matched.len, edge, req) else {
                         walk.layer_error = err;
                         continue;
                     };
@@ -339,7 +344,8 @@ impl Router {
                     }
                     LayerKind::Use(handlers) => {
                         let err = walk.layer_error.take();
-                        let Some(mount) = Mount::enter(matched_len, req) else {
+                        let edge = mount_edge(req.path().as_bytes(), matched_len);
+                        let Some(mount) = Mount::enter(matched_len, edge, req) else {
                             walk.layer_error = err;
                             return None;
                         };
@@ -479,55 +485,28 @@ fn leave(req: &mut Request, exit: &Exit, mut parent_params: Params) {
 }
 
 /// A `use` layer's mount path, stripped from `req.url` (and added to
-/// `req.baseUrl`) while the layer's handlers run.
-struct Mount(Option<Stripped>);
-
-struct Stripped {
-    saved_url: crate::request::UrlState,
-    saved_base: usize,
-    trailing_slash: bool,
-    slash_added: bool,
-    version: u32,
-}
+/// `req.baseUrl`) while the layer's handlers run; `None` for an empty one.
+struct Mount(Option<Mounted>);
 
 impl Mount {
-    /// Strips the first `removed_len` bytes of `req.path`; `None` when they do
-    /// not end at a segment boundary (the layer does not apply).
+    /// Strips the first `removed_len` bytes of `req.path`, whose
+    /// [`mount_edge`] is `edge`; `None` when they do not end at a segment
+    /// boundary (the layer does not apply).
     #[inline(always)]
-    fn enter(removed_len: usize, req: &mut Request) -> Option<Mount> {
+    fn enter(removed_len: usize, edge: Option<bool>, req: &mut Request) -> Option<Mount> {
         if removed_len == 0 {
             return Some(Mount(None));
         }
-        let saved_url = req.url_state();
-        let saved_base = req.base_url_len();
         // The removed text lives on in `base_url` (less a trailing `/`): no copy.
-        let (trailing_slash, slash_added) = req.enter_mount(removed_len)?;
-        Some(Mount(Some(Stripped {
-            saved_url,
-            saved_base,
-            trailing_slash,
-            slash_added,
-            version: req.url_version(),
-        })))
+        req.enter_mount(removed_len, edge).map(|m| Mount(Some(m)))
     }
 
-    /// Restores `req.url` and `req.baseUrl`; a URL a handler rewrote gets
-    /// the mount path put back in front (Express's restore).
+    /// Restores `req.url` and `req.baseUrl`.
     #[inline(always)]
     fn leave(self, req: &mut Request) {
-        let Some(m) = self.0 else {
-            return;
-        };
-        if req.url_version() == m.version {
-            req.restore_url_state(m.saved_url);
-        } else {
-            let mut removed = req.base_url()[m.saved_base..].to_owned();
-            if m.trailing_slash {
-                removed.push('/');
-            }
-            req.unstrip_rewritten(&removed, m.slash_added);
+        if let Some(m) = self.0 {
+            req.leave_mount(m);
         }
-        req.truncate_base_url(m.saved_base);
     }
 }
 
