@@ -407,3 +407,24 @@ async fn finish_hooks_see_the_params_of_the_route_that_answered() {
     .await;
     assert_eq!(*seen.lock().unwrap(), [r#"{"id":"7"}"#, "{}"]);
 }
+
+/// Each matched layer sets `req.params` to its own: a layer without
+/// parameters after one with them sees none.
+#[tokio::test]
+async fn a_layer_without_params_after_one_with_params_sees_none() {
+    let mut app = webfw::app();
+    app.use_at("/users/:id", |req: &mut Request, _: &mut Response| {
+        let seen = req.param("id").unwrap_or("-").to_owned();
+        trace(req, &seen);
+        next()
+    });
+    app.get("/users/7", |req: &mut Request, res: &mut Response| {
+        let body = json!({ "trace": trace_of(req), "params": req.params() });
+        res.json(&body)
+    });
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/users/7").await.json(),
+        json!({ "trace": "7", "params": {} })
+    );
+}

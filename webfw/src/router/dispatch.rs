@@ -233,10 +233,7 @@ impl Router {
             let matched = match layer.literal_end().filter(|_| prefixed) {
                 // The trie compared the prefix: only the text after it is left.
                 Some(end) => match end.matches(path) {
-                    Some(len) => Matched {
-                        len,
-                        params: Params::default(),
-                    },
+                    Some(len) => Matched { len, params: None },
                     None => continue,
                 },
                 None => match layer.match_path(path, prefixed) {
@@ -270,11 +267,16 @@ impl Router {
             } else {
                 mount_edge(path.as_bytes(), matched.len)
             };
-            req.replace_params(if self.opts.merge_params {
-                Params::merged(&walk.parent_params, matched.params)
-            } else {
-                matched.params
-            });
+            match (self.opts.merge_params, matched.params) {
+                (false, Some(params)) => req.replace_params(params),
+                // No params where there were none: nothing to move.
+                (false, None) if req.params.is_empty() => {}
+                (false, None) => req.replace_params(Params::default()),
+                (true, params) => req.replace_params(Params::merged(
+                    &walk.parent_params,
+                    params.unwrap_or_default(),
+                )),
+            }
             if !self.params.is_empty() {
                 return Err(Pending::Layer {
                     matched_len: matched.len,

@@ -26,7 +26,9 @@ pub(crate) struct Layer {
 /// A successful match: the matched prefix length and the decoded params.
 pub(crate) struct Matched {
     pub(crate) len: usize,
-    pub(crate) params: Params,
+    /// `None` for a pattern without parameters: most layers, whose walk
+    /// then has no params to move.
+    pub(crate) params: Option<Params>,
 }
 
 impl Layer {
@@ -81,15 +83,12 @@ impl Layer {
         if self.pattern.is_match_all() {
             return Ok(Some(Matched {
                 len: 0,
-                params: Params::default(),
+                params: None,
             }));
         }
         if self.keys.is_empty() {
             let len = self.pattern.matches_each_from(path, prefixed, |_, _| {});
-            return Ok(len.map(|len| Matched {
-                len,
-                params: Params::default(),
-            }));
+            return Ok(len.map(|len| Matched { len, params: None }));
         }
         let mut params = Params::recycled();
         let mut bad = None;
@@ -111,7 +110,10 @@ impl Layer {
                 .with_status(400)
                 .with_name("URIError"));
         }
-        Ok(Some(Matched { len, params }))
+        Ok(Some(Matched {
+            len,
+            params: Some(params),
+        }))
     }
 
     pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
