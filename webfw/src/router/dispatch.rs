@@ -371,6 +371,7 @@ impl Router {
     }
 
     /// What a layer's outcome means for the walk: `Some` when it ends here.
+    #[inline(always)]
     fn after_layer(
         &self,
         walk: &mut Walk,
