@@ -569,7 +569,7 @@ impl Request {
     /// let req = webfw::Request::for_test(http::Method::GET, "/a/b?c");
     /// assert_eq!(req.path(), "/a/b");
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn path(&self) -> &str {
         let (start, end) = (self.url.path.0 as usize, self.url.path.1 as usize);
         // One checked slice of the text `req.url` lies in, not two.
