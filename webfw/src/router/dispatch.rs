@@ -83,8 +83,9 @@ struct Walk {
     method_bit: u16,
     is_options: bool,
     is_head: bool,
-    allow: Vec<String>,
-    param_cache: Vec<ParamCalled>,
+    /// What only some walks need, made when first needed: most walks then
+    /// set up and drop one empty field.
+    rare: Option<Box<Rare>>,
     layer_error: Option<Error>,
     /// `req.url_version()` when the candidates were found.
     version: u32,
@@ -96,6 +97,25 @@ struct Walk {
     last: usize,
     /// `req.params` of the parent router, restored on the way out.
     parent_params: Params,
+}
+
+/// The parts of a [`Walk`] only some requests use.
+#[derive(Default)]
+struct Rare {
+    /// The methods of the routes an OPTIONS request matched.
+    allow: Vec<String>,
+    param_cache: Vec<ParamCalled>,
+}
+
+impl Walk {
+    fn rare(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_default()
+    }
+
+    /// The `Allow` list of an automatic OPTIONS answer so far.
+    fn allow(&self) -> &[String] {
+        self.rare.as_ref().map_or(&[], |r| &r.allow)
+    }
 }
 
 /// The layer the synchronous walk stopped at, because it may await.
@@ -156,8 +176,7 @@ impl Router {
             method_bit,
             is_options: *req.method() == Method::OPTIONS,
             is_head: *req.method() == Method::HEAD,
-            allow: Vec::new(),
-            param_cache: Vec::new(),
+            rare: None,
             layer_error: None,
             version: req.url_version(),
             cands_from: 0,
@@ -254,8 +273,9 @@ impl Router {
                 let handles = route.handles_method(&walk.method, walk.method_bit);
                 if !handles && walk.is_options {
                     for m in route.options_methods() {
-                        if !walk.allow.contains(&m) {
-                            walk.allow.push(m);
+                        let allow = &mut walk.rare().allow;
+                        if !allow.contains(&m) {
+                            allow.push(m);
                         }
                     }
                 }
@@ -310,7 +330,7 @@ impl Router {
                 return Ok(exit);
             }
         }
-        Ok(self.finish(res, walk.layer_error.take(), &walk.allow, walk.is_options))
+        Ok(self.finish(res, walk.layer_error.take(), walk.allow(), walk.is_options))
     }
 
     /// Runs the layer a synchronous walk stopped at; `Some` when the walk
@@ -326,14 +346,14 @@ impl Router {
         let out = match (pending, &layer.kind) {
             (Pending::Layer { matched_len }, kind) => {
                 match self
-                    .process_params(layer, &mut walk.param_cache, req, res)
+                    .process_params(layer, &mut walk.rare().param_cache, req, res)
                     .await
                 {
                     ParamOutcome::Continue => {}
                     ParamOutcome::Done => return Some(Exit::Done),
                     ParamOutcome::Skip => return None,
                     ParamOutcome::LeaveRouter => {
-                        return Some(self.finish(res, None, &walk.allow, walk.is_options));
+                        return Some(self.finish(res, None, walk.allow(), walk.is_options));
                     }
                     ParamOutcome::Err(e) => {
                         walk.layer_error.get_or_insert(e);
@@ -380,7 +400,7 @@ impl Router {
     ) -> Option<Exit> {
         match out {
             (Step::Done, _) => Some(Exit::Done),
-            (Step::LeaveRouter, _) => Some(self.finish(res, None, &walk.allow, walk.is_options)),
+            (Step::LeaveRouter, _) => Some(self.finish(res, None, walk.allow(), walk.is_options)),
             (Step::Next, err) => {
                 walk.layer_error = err;
                 None
