@@ -95,6 +95,22 @@ pub(crate) fn find_in_words(
     (m != 0).then(|| last + (m.trailing_zeros() / 8) as usize)
 }
 
+/// The eight bytes of `s` from `i` as a word (native order).
+#[inline(always)]
+pub(crate) fn word_at(s: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&s[i..i + 8]);
+    u64::from_ne_bytes(w)
+}
+
+/// The four bytes of `s` from `i` as a half word (native order).
+#[inline(always)]
+pub(crate) fn half_at(s: &[u8], i: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&s[i..i + 4]);
+    u32::from_ne_bytes(w)
+}
+
 /// [`same_bytes`] for strings.
 #[inline]
 pub(crate) fn same_str(a: &str, b: &str) -> bool {
@@ -105,16 +121,7 @@ pub(crate) fn same_str(a: &str, b: &str) -> bool {
 /// compares, a `memcmp` call costs more than the comparison itself.
 #[inline]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    fn word(s: &[u8], i: usize) -> u64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&s[i..i + 8]);
-        u64::from_ne_bytes(w)
-    }
-    fn half(s: &[u8], i: usize) -> u32 {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&s[i..i + 4]);
-        u32::from_ne_bytes(w)
-    }
+    let (word, half) = (word_at, half_at);
     let n = a.len();
     if n != b.len() {
         return false;

@@ -5,7 +5,7 @@
 //! the answer is the walk's either way: the deepest node a walk reaches for
 //! a node's own text is that node.
 
-use crate::http::same_bytes;
+use crate::http::{half_at, same_bytes, word_at};
 
 /// No node in a slot.
 const EMPTY: u32 = u32::MAX;
@@ -68,16 +68,8 @@ impl ExactPaths {
 #[inline]
 fn hash(p: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let word = |i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&p[i..i + 8]);
-        u64::from_le_bytes(w)
-    };
-    let half = |i: usize| {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(&p[i..i + 4]);
-        u64::from(u32::from_le_bytes(w))
-    };
+    let word = |i: usize| word_at(p, i);
+    let half = |i: usize| u64::from(half_at(p, i));
     let n = p.len();
     let mut h = n as u64;
     let mut step = |w: u64| h = (h.rotate_left(23) ^ w).wrapping_mul(K);
