@@ -6,6 +6,7 @@ mod graceful;
 pub(crate) mod header_pool;
 mod pair;
 mod sanitize;
+mod signals;
 mod tls;
 mod watchdog;
 
@@ -239,11 +240,7 @@ impl App {
             } else {
                 on_ready(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
             }
-            let handle = server.shutdown_handle();
-            tokio::spawn(async move {
-                wait_for_signal().await;
-                handle.shutdown();
-            });
+            let _signals = signals::shutdown_on_signal(server.shutdown_handle())?;
             server.wait().await;
             Ok(())
         })
@@ -286,28 +283,6 @@ impl App {
             shutdown: tx,
             done,
         })
-    }
-}
-
-async fn wait_for_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut term = match signal(SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                return;
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
     }
 }
 
