@@ -10,6 +10,7 @@ use std::task::{Context, Poll};
 
 use http::Method;
 
+use super::index::Fact;
 use super::layer::{Layer, LayerKind, Matched};
 use super::route::{MethodSel, Route, lower_method, same_method};
 use super::{Params, Router};
@@ -232,8 +233,6 @@ impl Router {
     ) -> std::result::Result<Exit, Pending> {
         let mut cands = None;
         loop {
-            // One look at the path per layer serves the prefilter as well.
-            let path = req.path();
             if req.url_version() != walk.version {
                 // A handler rewrote req.url: later layers match the new path.
                 walk.version = req.url_version();
@@ -242,31 +241,48 @@ impl Router {
                 cands = None;
             }
             let (list, prefixed) =
-                *cands.get_or_insert_with(|| index.candidates(path, walk.cands_from));
-            let Some(&li) = list.get(walk.ci) else {
+                *cands.get_or_insert_with(|| index.candidates(req.path(), walk.cands_from));
+            let Some(&cand) = list.get(walk.ci) else {
                 break;
             };
             walk.ci += 1;
-            walk.last = li as usize;
+            walk.last = cand.layer as usize;
             let layer = &self.stack[walk.last];
-            let matched = match layer.literal_end().filter(|_| prefixed) {
-                // The trie compared the prefix: only the text after it is left.
-                Some(end) => match end.matches(path) {
-                    Some(len) => Matched { len, params: None },
-                    None => continue,
-                },
-                None => match layer.match_path(path, prefixed) {
-                    Ok(Some(m)) => m,
-                    Ok(None) => continue,
-                    Err(e) => {
-                        walk.layer_error.get_or_insert(e);
-                        continue;
-                    }
-                },
+            // A use layer's mount looks at the bytes around its end: known
+            // with the match, or read while the path is at hand.
+            let (matched, edge) = match cand.fact {
+                Fact::Matches { len, edge } => (
+                    Matched {
+                        len: len as usize,
+                        params: None,
+                    },
+                    edge,
+                ),
+                Fact::Unknown => {
+                    let path = req.path();
+                    let matched = match layer.literal_end().filter(|_| prefixed) {
+                        // The trie compared the prefix: only the text after it is left.
+                        Some(end) => match end.matches(path) {
+                            Some(len) => Matched { len, params: None },
+                            None => continue,
+                        },
+                        None => match layer.match_path(path, prefixed) {
+                            Ok(Some(m)) => m,
+                            Ok(None) => continue,
+                            Err(e) => {
+                                walk.layer_error.get_or_insert(e);
+                                continue;
+                            }
+                        },
+                    };
+                    let edge = match layer.kind {
+                        LayerKind::Use(_) => mount_edge(path.as_bytes(), matched.len),
+                        LayerKind::Route(_) => None,
+                    };
+                    (matched, edge)
+                }
             };
-            // A use layer's mount looks at the bytes around its end: read
-            // them while the path is at hand.
-            let edge = if let LayerKind::Route(route) = &layer.kind {
+            if let LayerKind::Route(route) = &layer.kind {
                 if walk.layer_error.is_some() {
                     continue;
                 }
@@ -283,10 +299,7 @@ impl Router {
                     continue;
                 }
                 req.route = route.info.clone();
-                None
-            } else {
-                mount_edge(path.as_bytes(), matched.len)
-            };
+            }
             match (self.opts.merge_params, matched.params) {
                 (false, Some(params)) => req.replace_params(params),
                 // No params where there were none: nothing to move.

@@ -43,6 +43,11 @@ impl ExactPaths {
         }
     }
 
+    /// Each node's full text, by node number.
+    pub(super) fn texts(&self) -> &[Box<[u8]>] {
+        &self.texts
+    }
+
     /// The node whose full text is exactly `path`.
     #[inline]
     pub(super) fn get(&self, path: &[u8]) -> Option<u32> {

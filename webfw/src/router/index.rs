@@ -6,10 +6,42 @@
 //! testing those in registration order gives exactly the answer of Express's
 //! linear scan, at a cost that depends on the path length, not on the number
 //! of layers.
+//!
+//! A path that spells a whole node (a route without parameters, a mount
+//! path) is found by hash, and for it the index knows more: what every
+//! layer without parameters makes of exactly that text, worked out once
+//! when the router freezes. The walk then neither reads the path nor
+//! matches those layers again.
 
 use super::exact::ExactPaths;
 use super::layer::Layer;
 use crate::http::same_bytes;
+
+/// A layer that may match a path, and what the index knows of its match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    pub(crate) layer: u32,
+    pub(crate) fact: Fact,
+}
+
+/// What matching a [`Candidate`]'s layer against the path gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fact {
+    /// Not known: the walk matches the layer.
+    Unknown,
+    /// The layer matches `len` bytes without parameters; `edge` is
+    /// [`mount_edge`](crate::request::mount_edge) of the path there.
+    Matches { len: u32, edge: Option<bool> },
+}
+
+impl Candidate {
+    fn unknown(layer: u32) -> Candidate {
+        Candidate {
+            layer,
+            fact: Fact::Unknown,
+        }
+    }
+}
 
 /// Routers with fewer layers than this are scanned linearly: testing a handful
 /// of patterns is cheaper than walking a trie.
@@ -31,14 +63,17 @@ struct Node {
     dense_from: u8,
     /// In ascending order, the layers whose prefix ends here or at an
     /// ancestor: a walk's answer is the list of the deepest node it reaches.
-    layers: Vec<u32>,
+    layers: Vec<Candidate>,
+    /// The answer for a path that is exactly this node's text: `layers`
+    /// less those known not to match it, with the facts known of the rest.
+    exact: Vec<Candidate>,
 }
 
 pub(crate) struct Index {
     nodes: Vec<Node>,
     fold: bool,
     /// Every layer, for routers too small for a trie.
-    linear: Option<Vec<u32>>,
+    linear: Option<Vec<Candidate>>,
     /// The root's only child, when its edge is one byte without case (the
     /// `/` every path starts with): a walk steps there without a lookup.
     first: Option<(u8, u32)>,
@@ -48,11 +83,37 @@ pub(crate) struct Index {
 
 impl Index {
     pub(crate) fn build(stack: &[Layer], case_sensitive: bool) -> Index {
-        Index::from_prefixes(
+        let mut idx = Index::from_prefixes(
             stack.iter().map(Layer::literal_prefix),
             stack.len(),
             case_sensitive,
-        )
+        );
+        idx.learn(|layer, text| stack[layer as usize].fact_at(text));
+        idx
+    }
+
+    /// Fills each node's exact answer from `fact(layer, text)`: `None`
+    /// when the layer cannot match the node's text.
+    fn learn(&mut self, fact: impl Fn(u32, &str) -> Option<Fact>) {
+        let Some(exact) = &self.exact else {
+            return;
+        };
+        for (node, text) in self.nodes.iter_mut().zip(exact.texts()) {
+            // A node can end inside a character; no `&str` path spells it.
+            let Ok(text) = std::str::from_utf8(text) else {
+                continue;
+            };
+            node.exact = node
+                .layers
+                .iter()
+                .filter_map(|c| {
+                    fact(c.layer, text).map(|fact| Candidate {
+                        layer: c.layer,
+                        fact,
+                    })
+                })
+                .collect();
+        }
     }
 
     fn from_prefixes<'a>(
@@ -64,7 +125,7 @@ impl Index {
         let mut idx = Index {
             nodes: vec![Node::default()],
             fold,
-            linear: (len <= LINEAR_MAX).then(|| (0..len as u32).collect()),
+            linear: (len <= LINEAR_MAX).then(|| (0..len as u32).map(Candidate::unknown).collect()),
             first: None,
             exact: None,
         };
@@ -90,7 +151,7 @@ impl Index {
                     }
                 };
             }
-            trie[node].layers.push(i as u32);
+            trie[node].layers.push(Candidate::unknown(i as u32));
         }
         idx.nodes[0].layers = std::mem::take(&mut trie[0].layers);
         idx.compress(&mut trie, 0, 0);
@@ -105,6 +166,9 @@ impl Index {
             }
             _ => None,
         };
+        for node in &mut idx.nodes {
+            node.exact = node.layers.clone();
+        }
         idx.exact = Some(ExactPaths::new(idx.texts()));
         idx
     }
@@ -140,7 +204,7 @@ impl Index {
             // The ancestors' layers and this node's own interleave by number.
             let mut layers = self.nodes[to].layers.clone();
             layers.extend(std::mem::take(&mut trie[end].layers));
-            layers.sort_unstable();
+            layers.sort_unstable_by_key(|c| c.layer);
             self.nodes.push(Node {
                 label,
                 layers,
@@ -151,29 +215,29 @@ impl Index {
         }
     }
 
-    /// The indexes of the layers from `from` on (inclusive) that may match
-    /// `path`, in registration order, and whether `path` is known to start
-    /// with each one's literal prefix (it is when the trie found them).
-    pub(crate) fn candidates(&self, path: &str, from: usize) -> (&[u32], bool) {
+    /// The layers from `from` on (inclusive) that may match `path`, in
+    /// registration order, and whether `path` is known to start with each
+    /// one's literal prefix (it is when the trie found them).
+    pub(crate) fn candidates(&self, path: &str, from: usize) -> (&[Candidate], bool) {
         let (all, prefixed) = match &self.linear {
-            Some(all) => (all, false),
-            None => (&self.find(path.as_bytes()).layers, true),
+            Some(all) => (&all[..], false),
+            None => (self.find(path.as_bytes()), true),
         };
         // A walk starts from the first layer: no search then.
         let start = match from {
             0 => 0,
-            _ => all.partition_point(|&i| (i as usize) < from),
+            _ => all.partition_point(|c| (c.layer as usize) < from),
         };
         (&all[start..], prefixed)
     }
 
-    /// The deepest node whose edges spell a prefix of `path`: the node
-    /// spelling all of it when there is one, else the walk's.
+    /// The exact answer of the node spelling all of `path` when there is
+    /// one, else the layers of the deepest node a walk reaches.
     #[inline]
-    fn find(&self, path: &[u8]) -> &Node {
+    fn find(&self, path: &[u8]) -> &[Candidate] {
         match self.exact.as_ref().and_then(|e| e.get(path)) {
-            Some(node) => &self.nodes[node as usize],
-            None => self.walk(path),
+            Some(node) => &self.nodes[node as usize].exact,
+            None => &self.walk(path).layers,
         }
     }
 
@@ -283,6 +347,10 @@ impl Node {
 mod tests {
     use super::*;
 
+    fn layers(found: &[Candidate]) -> Vec<u32> {
+        found.iter().map(|c| c.layer).collect()
+    }
+
     /// What the index must return: every layer from `from` on whose
     /// literal prefix starts the path.
     fn linear(prefixes: &[&str], path: &str, from: usize, fold: bool) -> Vec<u32> {
@@ -374,14 +442,123 @@ mod tests {
             );
             for path in paths {
                 for from in [0, 3, 9, prefixes.len()] {
+                    let (found, prefixed) = idx.candidates(path, from);
                     assert_eq!(
-                        idx.candidates(path, from),
-                        (&linear(&prefixes, path, from, !case_sensitive)[..], true),
+                        (layers(found), prefixed),
+                        (linear(&prefixes, path, from, !case_sensitive), true),
                         "{path} from {from} case_sensitive {case_sensitive}"
                     );
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_exact_hit_knows_what_matching_each_layer_would_give() {
+        use super::super::PathSpec;
+        use super::super::layer::LayerKind;
+        use super::super::route::Route;
+        use crate::request::mount_edge;
+        // (pattern, a `use` layer?, regex?)
+        let mut shapes: Vec<(String, bool, bool)> = [
+            ("/mw", true, false),
+            ("/mw/", true, false),
+            ("/", true, false),
+            ("/MW", true, false),
+            ("/mw", false, false),
+            ("/mw/", false, false),
+            ("/mw/plaintext", false, false),
+            ("/mw/plaintext/", false, false),
+            ("/Mw/PlainText", false, false),
+            ("/mw/:x", false, false),
+            ("/mw/plain*", false, false),
+            ("/mw.json", false, false),
+            ("^\\/mw\\/p", false, true),
+        ]
+        .iter()
+        .map(|&(p, u, r)| (p.to_owned(), u, r))
+        .collect();
+        // Enough layers for a trie.
+        shapes.extend((0..15).map(|k| (format!("/r/route{k}/:id"), false, false)));
+        let paths = [
+            "",
+            "/",
+            "/mw",
+            "/mw/",
+            "/MW",
+            "/Mw/PlainText",
+            "/mw/plaintext",
+            "/mw/plaintext/",
+            "/mw//plaintext",
+            "/mw.json",
+            "/mwx",
+            "/mw/plain",
+            "/r/route1/",
+        ];
+        let (mut known, mut left_out) = (0, 0);
+        for sensitive in [false, true] {
+            for strict in [false, true] {
+                let stack: Vec<Layer> = shapes
+                    .iter()
+                    .map(|(p, is_use, regex)| {
+                        let opts = webfw_pattern::Options {
+                            end: !is_use,
+                            strict: !is_use && strict,
+                            sensitive,
+                        };
+                        let spec = if *regex {
+                            PathSpec::Regex(p.clone())
+                        } else {
+                            PathSpec::Pattern(p.clone())
+                        };
+                        let kind = if *is_use {
+                            LayerKind::Use(Vec::new())
+                        } else {
+                            LayerKind::Route(Route::new(Some(p.clone())))
+                        };
+                        Layer::new(&spec, opts, kind).unwrap()
+                    })
+                    .collect();
+                let idx = Index::build(&stack, sensitive);
+                for path in paths {
+                    let exact = idx.exact.as_ref().unwrap().get(path.as_bytes()).is_some();
+                    let (found, prefixed) = idx.candidates(path, 0);
+                    for (i, layer) in stack.iter().enumerate() {
+                        let with_edge = |len: usize| {
+                            let edge = match layer.kind {
+                                LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
+                                LayerKind::Route(_) => None,
+                            };
+                            (len, edge)
+                        };
+                        let matched = |prefixed| {
+                            let m = layer.match_path(path, prefixed).unwrap();
+                            m.map(|m| with_edge(m.len))
+                        };
+                        let want = matched(false);
+                        let got = match found.iter().find(|c| c.layer == i as u32) {
+                            None => {
+                                left_out += usize::from(exact && i < 13);
+                                None
+                            }
+                            Some(Candidate {
+                                fact: Fact::Matches { len, edge },
+                                ..
+                            }) => {
+                                assert!(exact, "facts only for exact hits");
+                                known += 1;
+                                Some((*len as usize, *edge))
+                            }
+                            Some(_) => matched(prefixed),
+                        };
+                        let case = format!("layer {i} path {path:?} {sensitive} {strict}");
+                        assert_eq!(got, want, "{case}");
+                    }
+                }
+            }
+        }
+        // The test saw layers known to match and layers left out.
+        assert!(known > 20 && left_out > 20, "{known} {left_out}");
     }
 
     #[test]
@@ -399,8 +576,8 @@ mod tests {
             assert_eq!(idx.first.is_some(), k == 0, "shape {k}");
             for path in ["", "/", "/api", "/api/v1", "/API/V12/x", "x", "/x", "?"] {
                 assert_eq!(
-                    idx.candidates(path, 0).0,
-                    &linear(prefixes, path, 0, true)[..],
+                    layers(idx.candidates(path, 0).0),
+                    linear(prefixes, path, 0, true),
                     "shape {k}, {path}"
                 );
             }

@@ -4,10 +4,12 @@ use std::sync::Arc;
 
 use webfw_pattern::{Key, LiteralEnd, Pattern};
 
+use super::index::Fact;
 use super::route::Route;
 use super::{Params, PathSpec};
 use crate::error::Error;
 use crate::handler::Middleware;
+use crate::request::mount_edge;
 
 pub(crate) enum LayerKind {
     /// `use` middleware, run in order under the stripped mount path.
@@ -80,14 +82,8 @@ impl Layer {
     /// a 400 error, as in Express. `prefixed`: the path is known to start
     /// with the layer's literal prefix.
     pub(crate) fn match_path(&self, path: &str, prefixed: bool) -> Result<Option<Matched>, Error> {
-        if self.pattern.is_match_all() {
-            return Ok(Some(Matched {
-                len: 0,
-                params: None,
-            }));
-        }
         if self.keys.is_empty() {
-            let len = self.pattern.matches_each_from(path, prefixed, |_, _| {});
+            let len = self.match_keyless(path, prefixed);
             return Ok(len.map(|len| Matched { len, params: None }));
         }
         let mut params = Params::recycled();
@@ -114,6 +110,33 @@ impl Layer {
             len,
             params: Some(params),
         }))
+    }
+
+    /// The matched length for a pattern without parameters.
+    fn match_keyless(&self, path: &str, prefixed: bool) -> Option<usize> {
+        if self.pattern.is_match_all() {
+            return Some(0);
+        }
+        self.pattern.matches_each_from(path, prefixed, |_, _| {})
+    }
+
+    /// What matching `path` (known to start with the literal prefix)
+    /// gives, for the index to keep for a path that is exactly `path`:
+    /// `None` when the layer does not match it; not known for a pattern
+    /// with parameters, whose values are decoded per request.
+    pub(crate) fn fact_at(&self, path: &str) -> Option<Fact> {
+        if !self.keys.is_empty() {
+            return Some(Fact::Unknown);
+        }
+        let len = self.match_keyless(path, true)?;
+        let edge = match self.kind {
+            LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
+            LayerKind::Route(_) => None,
+        };
+        Some(Fact::Matches {
+            len: len as u32,
+            edge,
+        })
     }
 
     pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
