@@ -31,6 +31,7 @@ mod error;
 mod final_handler;
 mod handler;
 pub mod http;
+mod inline_option;
 pub mod logger;
 mod macros;
 mod request;

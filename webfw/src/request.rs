@@ -11,6 +11,7 @@ use http::{HeaderMap, HeaderValue, Method, Uri, Version};
 use serde_json::{Map, Value};
 
 use crate::app::AppRef;
+use crate::inline_option::InlineOption;
 use crate::router::Params;
 use crate::router::RouteInfo;
 
@@ -57,7 +58,7 @@ pub struct Request {
     pub(crate) route: Option<Arc<RouteInfo>>,
     /// Boxed: most requests never set one, and the request lives in the
     /// per-request future whose size matters.
-    locals: Option<Box<Map<String, Value>>>,
+    locals: InlineOption<Box<Map<String, Value>>>,
     extensions: http::Extensions,
 }
 
@@ -129,7 +130,7 @@ impl Request {
     /// A request, built in `slot`: built elsewhere and moved there, the
     /// ~400-byte request would be copied once more.
     pub(crate) fn new_in(
-        slot: &mut Option<Request>,
+        slot: &mut InlineOption<Request>,
         parts: http::request::Parts,
         raw_target: Option<String>,
         body: RawBody,
@@ -144,7 +145,7 @@ impl Request {
         } else {
             None
         };
-        let req = slot.insert(Request {
+        let req = slot.fill(Request {
             method: parts.method,
             uri: parts.uri,
             version: parts.version,
@@ -167,7 +168,7 @@ impl Request {
             top: app.clone(),
             app,
             route: None,
-            locals: None,
+            locals: InlineOption::none(),
             // hyper's own (its `OnUpgrade` for an upgrade request): dropping
             // them and making new ones cost a call each.
             extensions: parts.extensions,
@@ -206,7 +207,7 @@ impl Request {
         parts.method = method;
         parts.uri = uri;
         let app = crate::app::App::new().freeze_root();
-        let mut slot = None;
+        let mut slot = InlineOption::none();
         Request::new_in(
             &mut slot,
             parts,
@@ -216,7 +217,8 @@ impl Request {
             false,
             app,
         );
-        slot.unwrap_or_else(|| unreachable!("new_in fills the slot"))
+        slot.take()
+            .unwrap_or_else(|| unreachable!("new_in fills the slot"))
     }
 
     /// The HTTP method (`req.method`).

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 use crate::app::AppRef;
 use crate::error::Error;
 use crate::handler::Result;
+use crate::inline_option::InlineOption;
 use crate::request::{Request, header_str};
 use crate::server::exchange::{Exchange, Head, HeadBody};
 use crate::server::header_pool;
@@ -76,17 +77,17 @@ pub struct Response {
     method: Method,
     /// Conditional-request headers copied from the request, for `send`'s
     /// freshness check (`req.fresh` in Express reads them through `res.req`).
-    conditional: Option<Box<Conditional>>,
+    conditional: InlineOption<Box<Conditional>>,
     /// The request's `Accept` header, for `redirect`'s negotiation.
     pub(crate) accept: Option<HeaderValue>,
     /// The request's `Referrer` (else `Referer`) header, for `location('back')`.
     pub(crate) referrer: Option<HeaderValue>,
     pub(crate) app: AppRef,
     /// Boxed for the same reason as the request's.
-    locals: Option<Box<Map<String, Value>>>,
+    locals: InlineOption<Box<Map<String, Value>>>,
     /// The first `on_finish` hook (inline: a vector would allocate for it).
     on_finish: Option<FinishHook>,
-    more_hooks: Option<Box<MoreHooks>>,
+    more_hooks: InlineOption<Box<MoreHooks>>,
     /// A header value that could not be set; reported by the next send/end
     /// (Node throws from `setHeader`; the chainable API defers it).
     deferred: Option<Error>,
@@ -139,31 +140,32 @@ struct Conditional {
 
 impl Response {
     pub(crate) fn new(req: &Request, exchange: Arc<Exchange>) -> Response {
-        let mut slot = None;
+        let mut slot = InlineOption::none();
         Response::new_in(&mut slot, req, exchange);
-        slot.unwrap_or_else(|| unreachable!("new_in fills the slot"))
+        slot.take()
+            .unwrap_or_else(|| unreachable!("new_in fills the slot"))
     }
 
     /// A response to `req`, built in `slot` (built aside and moved there,
     /// the ~230-byte response would be copied once more).
     pub(crate) fn new_in<'s>(
-        slot: &'s mut Option<Response>,
+        slot: &'s mut InlineOption<Response>,
         req: &Request,
         exchange: Arc<Exchange>,
     ) -> &'s mut Response {
-        let res = slot.insert(Response {
+        let res = slot.fill(Response {
             status: 200,
             headers: None,
             headers_sent: false,
             finished: false,
             method: req.method().clone(),
-            conditional: None,
+            conditional: InlineOption::none(),
             accept: None,
             referrer: None,
             app: req.app.clone(),
-            locals: None,
+            locals: InlineOption::none(),
             on_finish: None,
-            more_hooks: None,
+            more_hooks: InlineOption::none(),
             deferred: None,
             exchange,
             sent_length: None,
@@ -550,7 +552,7 @@ impl Response {
     /// ```
     pub fn locals(&self) -> &Map<String, Value> {
         static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-        match &self.locals {
+        match &*self.locals {
             Some(m) => m,
             None => EMPTY.get_or_init(Map::new),
         }
@@ -647,7 +649,7 @@ impl Response {
     /// Whether the `on_finish` hooks may run once the response is complete
     /// rather than once it is written: a single shared hook that says so.
     pub(crate) fn finish_hooks_run_early(&self) -> bool {
-        match (&self.on_finish, &self.more_hooks) {
+        match (&self.on_finish, &*self.more_hooks) {
             (Some(FinishHook::Shared(h, _)), None) => h.runs_early(),
             _ => false,
         }
@@ -746,7 +748,7 @@ impl Response {
 
     /// Freshness from the copied conditional headers (no request at hand).
     fn is_fresh(&self) -> bool {
-        let Some(c) = &self.conditional else {
+        let Some(c) = &*self.conditional else {
             return false;
         };
         if self.method != Method::GET && self.method != Method::HEAD {

@@ -16,6 +16,7 @@ use super::route::{MethodSel, Route, lower_method, same_method};
 use super::{Params, Router};
 use crate::error::Error;
 use crate::handler::{BoxFuture, Flow, HandlerFuture, Middleware, Result};
+use crate::inline_option::InlineOption;
 use crate::request::{Mounted, Request, mount_edge};
 use crate::response::Response;
 
@@ -86,7 +87,7 @@ struct Walk {
     is_head: bool,
     /// What only some walks need, made when first needed: most walks then
     /// set up and drop one empty field.
-    rare: Option<Box<Rare>>,
+    rare: InlineOption<Box<Rare>>,
     layer_error: Option<Error>,
     /// `req.url_version()` when the candidates were found.
     version: u32,
@@ -177,7 +178,7 @@ impl Router {
             method_bit,
             is_options: *req.method() == Method::OPTIONS,
             is_head: *req.method() == Method::HEAD,
-            rare: None,
+            rare: InlineOption::none(),
             layer_error: None,
             version: req.url_version(),
             cands_from: 0,

@@ -497,8 +497,8 @@ mod tests {
         let exchange = Arc::new(Exchange::default());
         let mut pair = Pair::empty();
         let (req, res) = pair.slots();
-        let req = req.insert(Request::for_test(Method::GET, "/"));
-        *res = Some(Response::new(req, exchange.clone()));
+        let req = req.fill(Request::for_test(Method::GET, "/"));
+        res.fill(Response::new(req, exchange.clone()));
         let chain: ChainFuture = Box::pin(async move {
             if yields {
                 YieldOnce(false).await;

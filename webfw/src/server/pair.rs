@@ -5,12 +5,15 @@
 
 use std::cell::Cell;
 
+use crate::inline_option::InlineOption;
 use crate::request::Request;
 use crate::response::Response;
 
 /// Two options rather than an optional pair: each value is then built in
-/// its place in the box, not on the stack and copied.
-type Slot = Box<(Option<Request>, Option<Response>)>;
+/// its place in the box, not on the stack and copied. Emptied when the
+/// pair is dropped and refilled for the next one: [`InlineOption`]s, which
+/// test for the empty slot inline.
+type Slot = Box<(InlineOption<Request>, InlineOption<Response>)>;
 
 thread_local! {
     static SPARE: Cell<Option<Slot>> = const { Cell::new(None) };
@@ -31,12 +34,12 @@ impl Pair {
             .try_with(Cell::take)
             .ok()
             .flatten()
-            .unwrap_or_else(|| Box::new((None, None)));
+            .unwrap_or_else(|| Box::new((InlineOption::none(), InlineOption::none())));
         Pair(Some(slot))
     }
 
     /// The empty slots of a pair from [`Pair::empty`].
-    pub(crate) fn slots(&mut self) -> (&mut Option<Request>, &mut Option<Response>) {
+    pub(crate) fn slots(&mut self) -> (&mut InlineOption<Request>, &mut InlineOption<Response>) {
         match self.0.as_deref_mut() {
             Some((req, res)) => (req, res),
             None => unreachable!("a pair holds its box until dropped"),
@@ -44,8 +47,11 @@ impl Pair {
     }
 
     pub(crate) fn parts(&mut self) -> (&mut Request, &mut Response) {
-        match self.0.as_deref_mut() {
-            Some((Some(req), Some(res))) => (req, res),
+        let Some((req, res)) = self.0.as_deref_mut() else {
+            unreachable!("a pair holds its box until dropped")
+        };
+        match (&mut **req, &mut **res) {
+            (Some(req), Some(res)) => (req, res),
             _ => unreachable!("a pair holds its request and response until dropped"),
         }
     }
@@ -55,8 +61,8 @@ impl Drop for Pair {
     fn drop(&mut self) {
         if let Some(mut slot) = self.0.take() {
             // Dropped in place: moving the pair out first would copy it.
-            slot.0 = None;
-            slot.1 = None;
+            slot.0.clear();
+            slot.1.clear();
             let _ = SPARE.try_with(|spare| spare.set(Some(slot)));
         }
     }
@@ -69,8 +75,8 @@ mod tests {
     fn pair(target: &str) -> Pair {
         let mut pair = Pair::empty();
         let (req, res) = pair.slots();
-        *res = Some(Response::for_test(
-            req.insert(Request::for_test(http::Method::GET, target)),
+        res.fill(Response::for_test(
+            req.fill(Request::for_test(http::Method::GET, target)),
         ));
         pair
     }
