@@ -276,10 +276,7 @@ impl Router {
                             }
                         },
                     };
-                    let edge = match layer.kind {
-                        LayerKind::Use(_) => mount_edge(path.as_bytes(), matched.len),
-                        LayerKind::Route(_) => None,
-                    };
+                    let edge = layer.edge_at(path, matched.len);
                     (matched, edge)
                 }
             };

@@ -129,14 +129,20 @@ impl Layer {
             return Some(Fact::Unknown);
         }
         let len = self.match_keyless(path, true)?;
-        let edge = match self.kind {
-            LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
-            LayerKind::Route(_) => None,
-        };
         Some(Fact::Matches {
             len: len as u32,
-            edge,
+            edge: self.edge_at(path, len),
         })
+    }
+
+    /// For a use layer that matched `len` bytes of `path`: the
+    /// [`mount_edge`] its mount needs; nothing for a route.
+    #[inline(always)]
+    pub(crate) fn edge_at(&self, path: &str, len: usize) -> Option<bool> {
+        match self.kind {
+            LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
+            LayerKind::Route(_) => None,
+        }
     }
 
     pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
