@@ -61,6 +61,9 @@ pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
 pub use server::exchange::ResponseBody;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
+/// The rustls version webfw serves HTTPS with, for building a
+/// [`TlsConfig::from_server_config`] by hand.
+pub use tokio_rustls::rustls;
 
 /// `express()`: a new application.
 ///
