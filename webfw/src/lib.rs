@@ -2,7 +2,8 @@
 //!
 //! The Express 4 API in Rust: an [`App`] registers middleware and routes that
 //! run in registration order, [`Request`] and [`Response`] carry Express's
-//! properties and methods, and the bytes on the wire equal Express's.
+//! properties and methods, and status, header values and bodies equal Express's
+//! (header-name case and order differ: see the README).
 //!
 //! ```no_run
 //! use webfw::prelude::*;
