@@ -76,7 +76,7 @@ pub fn app() -> App {
     App::new()
 }
 
-/// Alias of [`app`], for those who think of the framework function by name.
+/// Alias of [`app()`], for those who think of the framework function by name.
 ///
 /// ```
 /// let app = webfw::webfw();
