@@ -1,30 +1,4 @@
-//! # webfw
-//!
-//! The Express 4 API in Rust: an [`App`] registers middleware and routes that
-//! run in registration order, [`Request`] and [`Response`] carry Express's
-//! properties and methods, and status, header values and bodies equal Express's
-//! (header-name case and order differ: see the README).
-//!
-//! ```no_run
-//! use webfw::prelude::*;
-//!
-//! fn hello(_req: &mut Request, res: &mut Response) -> Result {
-//!     res.send("Hello World!")
-//! }
-//!
-//! let mut app = webfw::app();
-//! app.get("/", hello);
-//! app.listen(3000, |addr| println!("listening on {addr}")).unwrap();
-//! ```
-//!
-//! Flow control is the handler's return value: [`next()`] is Express's
-//! `next()`, [`next_route()`] is `next('route')`, [`next_router()`] is
-//! `next('router')`, `Err(e)` is `next(err)`, and the response methods
-//! (`send`, `json`, `end`, …) return `Ok(Flow::Done)`.
-//!
-//! A handler that returns `Ok(Flow::Done)` without sending anything is a bug
-//! Express would turn into a hung request; webfw answers it with a 500 error
-//! through the final handler instead, and logs which request it was.
+#![doc = include_str!("guide.md")]
 
 pub mod app;
 pub mod body;
