@@ -358,6 +358,13 @@ macro_rules! method_fns {
         impl Router {
             $(
                 $(#[$doc])*
+                ///
+                /// ```
+                /// # use webfw::prelude::*;
+                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+                /// let mut router = webfw::Router::new();
+                #[doc = concat!("router.", stringify!($name), "(\"/items/:id\", handler);")]
+                /// ```
                 pub fn $name<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
                     self.method($method, path, handlers)
                 }
@@ -366,6 +373,13 @@ macro_rules! method_fns {
         impl<'r> RouteBuilder<'r> {
             $(
                 $(#[$doc])*
+                ///
+                /// ```
+                /// # use webfw::prelude::*;
+                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+                /// let mut app = webfw::app();
+                #[doc = concat!("app.route(\"/items/:id\").", stringify!($name), "(handler);")]
+                /// ```
                 pub fn $name<M>(self, handlers: impl IntoMiddlewares<M>) -> Self {
                     self.method($method, handlers)
                 }
@@ -374,6 +388,13 @@ macro_rules! method_fns {
         impl crate::app::App {
             $(
                 $(#[$doc])*
+                ///
+                /// ```
+                /// # use webfw::prelude::*;
+                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+                /// let mut app = webfw::app();
+                #[doc = concat!("app.", stringify!($name), "(\"/items/:id\", handler);")]
+                /// ```
                 pub fn $name<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
                     self.router_mut().method($method, path, handlers);
                     self
