@@ -16,6 +16,14 @@ use crate::router::Params;
 use crate::router::RouteInfo;
 
 /// The request body as it arrived, before any body parser.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn drop_body(req: &mut Request, res: &mut Response) -> Result {
+///     let streamed = matches!(req.take_body(), webfw::RawBody::Incoming(_));
+///     res.send(if streamed { "body ignored" } else { "no body" })
+/// }
+/// ```
 pub enum RawBody {
     /// The body is still on the connection.
     Incoming(hyper::body::Incoming),

@@ -26,6 +26,10 @@ pub use settings::{
 
 /// The environment variable that sets the `env` setting (`NODE_ENV` is read
 /// when it is unset, so apps behave like Express under the same environment).
+///
+/// ```
+/// assert_eq!(webfw::ENV_VAR, "WEBFW_ENV");
+/// ```
 pub const ENV_VAR: &str = "WEBFW_ENV";
 
 const X_POWERED_BY: http::HeaderName = http::HeaderName::from_static("x-powered-by");

@@ -12,12 +12,27 @@ use serde_json::Value;
 use crate::http::proxy_addr::Trust;
 
 /// A custom ETag generator: `(body) -> Some(tag)` or `None` for no header.
+///
+/// ```
+/// let mut app = webfw::app();
+/// app.set("etag", webfw::Setting::etag_fn(|body| Some(format!("\"{:x}\"", body.len()))));
+/// ```
 pub type EtagFn = Arc<dyn Fn(&[u8]) -> Option<String> + Send + Sync>;
 /// A custom query parser: the raw query string (without `?`, `None` when
 /// absent) to `req.query`.
+///
+/// ```
+/// let mut app = webfw::app();
+/// app.set("query parser", webfw::Setting::query_fn(|raw| serde_json::json!({ "raw": raw })));
+/// ```
 pub type QueryFn = Arc<dyn Fn(Option<&str>) -> Value + Send + Sync>;
 /// A `json replacer`: `(key, value) -> Some(new value)`, or `None` to drop the
 /// property (JavaScript's `undefined`).
+///
+/// ```
+/// let mut app = webfw::app();
+/// app.set("json replacer", webfw::Setting::replacer(|key, v| (key != "password").then(|| v.clone())));
+/// ```
 pub type ReplacerFn = Arc<dyn Fn(&str, &Value) -> Option<Value> + Send + Sync>;
 
 /// A setting value, as given to `app.set`.
@@ -167,6 +182,14 @@ impl<const N: usize> From<[&str; N]> for Setting {
 }
 
 /// The `etag` setting, compiled.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn tagged(req: &mut Request, res: &mut Response) -> Result {
+///     let on = !matches!(req.app().settings().etag, webfw::EtagMode::Off);
+///     res.send(format!("etags {}", if on { "on" } else { "off" }))
+/// }
+/// ```
 #[derive(Clone)]
 pub enum EtagMode {
     /// No ETag.
@@ -180,6 +203,12 @@ pub enum EtagMode {
 }
 
 /// The `query parser` setting, compiled.
+///
+/// ```
+/// use webfw::QueryParser;
+/// assert_eq!(QueryParser::Extended.parse(Some("a[b]=1"))["a"]["b"], "1");
+/// assert_eq!(QueryParser::Off.parse(Some("a=1")), serde_json::json!({}));
+/// ```
 #[derive(Clone)]
 pub enum QueryParser {
     /// Always `{}`.
@@ -213,6 +242,17 @@ impl QueryParser {
 }
 
 /// `json spaces`: an indentation width or string.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn indent(req: &mut Request, res: &mut Response) -> Result {
+///     let width = match &req.app().settings().json_spaces {
+///         Some(webfw::app::JsonSpaces::Width(n)) => *n,
+///         _ => 0,
+///     };
+///     res.send(width.to_string())
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub enum JsonSpaces {
     /// Spaces per level (capped at 10, as `JSON.stringify` does).
@@ -222,6 +262,14 @@ pub enum JsonSpaces {
 }
 
 /// Every typed setting an app reads while serving, after inheritance.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn env(req: &mut Request, res: &mut Response) -> Result {
+///     let env = req.app().settings().env.clone();
+///     res.send(env)
+/// }
+/// ```
 #[derive(Clone)]
 pub struct Compiled {
     /// `env`.

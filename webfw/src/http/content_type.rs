@@ -7,6 +7,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// Why a `Content-Type` value was refused; the texts are the package's `TypeError` messages.
+///
+/// ```
+/// use webfw::http::content_type::{InvalidMediaType, parse};
+/// assert_eq!(parse("text/html; charset").unwrap_err(), InvalidMediaType::ParameterFormat);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InvalidMediaType {
@@ -43,6 +48,11 @@ impl std::error::Error for InvalidMediaType {}
 ///
 /// Parameters live in a sorted map because the package formats them in sorted order and a
 /// repeated name keeps its last value.
+///
+/// ```
+/// let ct = webfw::http::content_type::parse("text/plain; charset=latin1").unwrap();
+/// assert_eq!((ct.media_type.as_str(), ct.parameters["charset"].as_str()), ("text/plain", "latin1"));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ContentType {
     /// `type/subtype`, lower-cased by [`parse`].

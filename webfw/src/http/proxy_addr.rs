@@ -47,6 +47,13 @@ impl fmt::Debug for Rule {
 }
 
 /// Why a `trust proxy` list was refused; the texts are proxy-addr's `TypeError` messages.
+///
+/// ```
+/// use webfw::http::proxy_addr::{Trust, TrustError};
+/// let err = Trust::list(&["10.0.0.1/33"]).unwrap_err();
+/// assert_eq!(err, TrustError::InvalidRange("10.0.0.1/33".into()));
+/// assert_eq!(err.to_string(), "invalid range on address: 10.0.0.1/33");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TrustError {
     /// The address part of an entry is not an IP address (`invalid IP address: <ip>`).

@@ -3,6 +3,11 @@
 use std::fmt;
 
 /// Why a `Vary` update was refused; the texts are the package's `TypeError` messages.
+///
+/// ```
+/// use webfw::http::vary::{VaryError, append_vary};
+/// assert_eq!(append_vary(None, &["bad name"]).unwrap_err(), VaryError::InvalidHeaderName);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VaryError {
     /// A field given as a string was empty (`field argument is required`).

@@ -36,6 +36,10 @@ use watchdog::{Activity, InFlight, Watchdog};
 pub use tls::TlsConfig;
 
 /// Node's limit on the size of a request head: larger heads get 431.
+///
+/// ```
+/// assert_eq!(webfw::MAX_HEAD_SIZE, 16 * 1024);
+/// ```
 pub const MAX_HEAD_SIZE: usize = 16 * 1024;
 
 /// hyper's own read-buffer limit. It is set above [`MAX_HEAD_SIZE`] so that
@@ -168,33 +172,82 @@ pub struct Server {
 
 impl Server {
     /// The bound TCP address (None for UNIX sockets).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
+    /// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+    /// assert_ne!(server.local_addr().unwrap().port(), 0);
+    /// # server.shutdown().await; Ok(()) }
+    /// ```
     pub fn local_addr(&self) -> Option<SocketAddr> {
         self.addr
     }
 
     /// Stops accepting, lets in-flight requests finish, then returns.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
+    /// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+    /// server.shutdown().await;
+    /// # Ok(()) }
+    /// ```
     pub async fn shutdown(self) {
         let _ = self.shutdown.send(true);
         let _ = self.done.await;
     }
 
     /// Waits until the server stops (after [`Server::shutdown`] from elsewhere, or forever).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
+    /// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+    /// server.shutdown_handle().shutdown();
+    /// server.wait().await;
+    /// # Ok(()) }
+    /// ```
     pub async fn wait(self) {
         let _ = self.done.await;
     }
 
     /// A handle that can trigger the graceful shutdown from another task.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
+    /// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+    /// let handle = server.shutdown_handle();
+    /// tokio::spawn(async move { handle.shutdown() });
+    /// server.wait().await;
+    /// # Ok(()) }
+    /// ```
     pub fn shutdown_handle(&self) -> ShutdownHandle {
         ShutdownHandle(self.shutdown.clone())
     }
 }
 
-/// Triggers a [`Server`]'s graceful shutdown.
+/// Triggers a [`Server`]'s graceful shutdown; clone it for every task that
+/// may stop the server.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
+/// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+/// let handle: webfw::ShutdownHandle = server.shutdown_handle();
+/// handle.clone().shutdown();
+/// server.wait().await;
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct ShutdownHandle(watch::Sender<bool>);
 
 impl ShutdownHandle {
     /// Starts the graceful shutdown.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
+    /// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+    /// server.shutdown_handle().shutdown();
+    /// server.wait().await;
+    /// # Ok(()) }
+    /// ```
     pub fn shutdown(&self) {
         let _ = self.0.send(true);
     }
