@@ -59,7 +59,7 @@ pub use router::{Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOption
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
-pub use server::exchange::ResponseBody;
+pub use server::dispatch::ResponseBody;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
 
 /// `express()`: a new application.

@@ -66,7 +66,7 @@ impl Drop for Request {
     fn drop(&mut self) {
         // The request's map has the size a small response needs.
         if let Some(map) = self.headers.take() {
-            crate::server::header_pool::give(map);
+            crate::response::header_pool::give(map);
         }
         Params::recycle(&mut self.params);
     }
@@ -268,7 +268,7 @@ impl Request {
     pub fn headers(&self) -> &HeaderMap {
         match &self.headers {
             Some(h) => h,
-            None => crate::server::header_pool::empty(),
+            None => crate::response::header_pool::empty(),
         }
     }
 

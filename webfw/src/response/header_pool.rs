@@ -4,7 +4,7 @@
 //! two frees cost about as much as hashing all of a small response's
 //! headers. The response's map stays in its box from its first header to
 //! the hand-off to hyper, so the ~100-byte map itself is not copied at each
-//! step on the way (into the head, the exchange, the connection's future).
+//! step on the way (into the head, the outbox, the connection's future).
 
 use std::cell::Cell;
 
