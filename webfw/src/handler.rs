@@ -32,6 +32,7 @@ use std::task::{Context, Poll};
 use crate::error::Error;
 use crate::request::Request;
 use crate::response::Response;
+use crate::router::Middleware;
 
 /// What a handler tells the router to do next.
 ///
@@ -201,33 +202,6 @@ pub trait ParamHandler: Send + Sync + 'static {
     ) -> HandlerFuture<'a>;
 }
 
-/// One entry of a `use` or route stack.
-pub enum Middleware {
-    /// A normal handler.
-    Handler(Arc<dyn Handler>),
-    /// An error handler.
-    Error(Arc<dyn ErrorHandler>),
-    /// A mounted router.
-    Router(Box<crate::router::Router>),
-    /// A mounted sub-application.
-    App(Box<crate::app::App>),
-    /// A sub-application after the app tree was frozen for serving.
-    #[doc(hidden)]
-    Mounted(crate::app::AppRef),
-}
-
-impl std::fmt::Debug for Middleware {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Middleware::Handler(_) => "Middleware::Handler",
-            Middleware::Error(_) => "Middleware::Error",
-            Middleware::Router(_) => "Middleware::Router",
-            Middleware::App(_) => "Middleware::App",
-            Middleware::Mounted(_) => "Middleware::Mounted",
-        })
-    }
-}
-
 /// The default `call_plain` of middleware that is not a plain function: the
 /// `PLAIN` constants keep it from being called.
 fn not_plain(req: &mut Request, res: &mut Response) -> Result {
@@ -311,12 +285,6 @@ pub mod markers {
     pub struct Many;
 }
 use markers::*;
-
-impl IntoMiddleware<MiddlewareValue> for Middleware {
-    fn into_middleware(self) -> Middleware {
-        self
-    }
-}
 
 /// Wraps a synchronous handler function.
 struct SyncHandler<F>(F);
@@ -500,18 +468,6 @@ pub fn error_handler_value(h: impl ErrorHandler) -> Middleware {
 impl<H: Handler> IntoMiddleware<HandlerValue> for H {
     fn into_middleware(self) -> Middleware {
         Middleware::Handler(Arc::new(self))
-    }
-}
-
-impl IntoMiddleware<RouterValue> for crate::router::Router {
-    fn into_middleware(self) -> Middleware {
-        Middleware::Router(Box::new(self))
-    }
-}
-
-impl IntoMiddleware<AppValue> for crate::app::App {
-    fn into_middleware(self) -> Middleware {
-        Middleware::App(Box::new(self))
     }
 }
 

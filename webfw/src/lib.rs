@@ -45,8 +45,8 @@ pub use body::{TextOptions, text};
 pub use error::Error;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
-    HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware, ParamHandler,
-    Result, error_handler_value, handler, markers, next, next_route, next_router,
+    HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
+    error_handler_value, handler, markers, next, next_route, next_router,
 };
 pub use logger::{logger, logger_token};
 pub use macros::{
@@ -55,7 +55,7 @@ pub use macros::{
 };
 pub use request::{RawBody, Request};
 pub use response::{Response, SendBody};
-pub use router::{Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
+pub use router::{Middleware, Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};

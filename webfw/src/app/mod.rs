@@ -14,9 +14,10 @@ use http::HeaderValue;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::handler::{IntoMiddlewares, IntoParamHandler, Middleware};
+use crate::handler::{IntoMiddlewares, IntoParamHandler};
 use crate::request::Request;
 use crate::response::Response;
+use crate::router::Middleware;
 use crate::router::{Exit, PathSpec, Resume, RouteBuilder, Router, RouterOptions};
 
 pub(crate) use settings::Settings;

@@ -10,12 +10,13 @@ use std::task::{Context, Poll};
 
 use http::Method;
 
+use super::Middleware;
 use super::index::Fact;
 use super::layer::{Layer, LayerKind, Matched};
 use super::route::{MethodSel, Route, lower_method, same_method};
 use super::{Params, Router};
 use crate::error::Error;
-use crate::handler::{BoxFuture, Flow, HandlerFuture, Middleware, Result};
+use crate::handler::{BoxFuture, Flow, HandlerFuture, Result};
 use crate::inline_option::InlineOption;
 use crate::request::{Mounted, Request, mount_edge};
 use crate::response::Response;

@@ -8,8 +8,54 @@ use super::index::Fact;
 use super::route::Route;
 use super::{Params, PathSpec};
 use crate::error::Error;
-use crate::handler::Middleware;
+use crate::handler::markers::{AppValue, MiddlewareValue, RouterValue};
+use crate::handler::{ErrorHandler, Handler, IntoMiddleware};
 use crate::request::mount_edge;
+
+/// One entry of a `use` or route stack.
+pub enum Middleware {
+    /// A normal handler.
+    Handler(Arc<dyn Handler>),
+    /// An error handler.
+    Error(Arc<dyn ErrorHandler>),
+    /// A mounted router.
+    Router(Box<super::Router>),
+    /// A mounted sub-application.
+    App(Box<crate::app::App>),
+    /// A sub-application after the app tree was frozen for serving.
+    #[doc(hidden)]
+    Mounted(crate::app::AppRef),
+}
+
+impl std::fmt::Debug for Middleware {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Middleware::Handler(_) => "Middleware::Handler",
+            Middleware::Error(_) => "Middleware::Error",
+            Middleware::Router(_) => "Middleware::Router",
+            Middleware::App(_) => "Middleware::App",
+            Middleware::Mounted(_) => "Middleware::Mounted",
+        })
+    }
+}
+
+impl IntoMiddleware<MiddlewareValue> for Middleware {
+    fn into_middleware(self) -> Middleware {
+        self
+    }
+}
+
+impl IntoMiddleware<RouterValue> for super::Router {
+    fn into_middleware(self) -> Middleware {
+        Middleware::Router(Box::new(self))
+    }
+}
+
+impl IntoMiddleware<AppValue> for crate::app::App {
+    fn into_middleware(self) -> Middleware {
+        Middleware::App(Box::new(self))
+    }
+}
 
 pub(crate) enum LayerKind {
     /// `use` middleware, run in order under the stripped mount path.
@@ -171,9 +217,9 @@ fn freeze_all<'a>(handlers: impl Iterator<Item = &'a mut Middleware>, parent: &c
     }
 }
 
-fn noop() -> Arc<dyn crate::handler::Handler> {
+fn noop() -> Arc<dyn Handler> {
     struct Noop;
-    impl crate::handler::Handler for Noop {
+    impl Handler for Noop {
         fn call<'a>(
             &'a self,
             _req: &'a mut crate::Request,

@@ -11,6 +11,7 @@ mod route;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+pub use layer::Middleware;
 pub use params::Params;
 pub use route::{RouteBuilder, RouteInfo};
 
@@ -18,7 +19,7 @@ pub(crate) use dispatch::{Exit, Resume};
 use layer::{Layer, LayerKind};
 use route::Route;
 
-use crate::handler::{IntoMiddlewares, IntoParamHandler, Middleware, ParamHandler};
+use crate::handler::{IntoMiddlewares, IntoParamHandler, ParamHandler};
 
 /// Options of [`Router::with_options`] (`express.Router(options)`).
 ///
