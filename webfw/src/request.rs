@@ -101,17 +101,6 @@ pub(crate) enum Mounted {
     },
 }
 
-/// For a mount path of `len` bytes at the start of `path`: whether it ends
-/// with `/`, when the path goes on with `/` after it (the only mount
-/// [`Request::enter_mount`] does by moving offsets); `None` otherwise.
-#[inline(always)]
-pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
-    match (path.first(), path.get(len)) {
-        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
-        _ => None,
-    }
-}
-
 /// `req.url` as an offset into the original target, or an owned string once it
 /// was rewritten.
 #[derive(Clone)]
@@ -407,7 +396,7 @@ impl Request {
     /// `req.path`: [`Request::append_base_url`], then [`Request::strip_url`].
     /// Returns what [`Request::leave_mount`] needs, or `None` (changing
     /// nothing) when those bytes do not end at a segment boundary (Express
-    /// also allows `.`). `edge` is [`mount_edge`] of `req.path`: the router
+    /// also allows `.`). `edge` is [`mount_edge`](crate::router::layer::mount_edge) of `req.path`: the router
     /// reads it while it has the path at hand. The common case (an
     /// unrewritten origin-form URL whose rest starts with `/`) moves two
     /// offsets, inlined into the router's walk, and leaving moves them back;
@@ -1048,6 +1037,7 @@ fn path_len(rest: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::router::layer::mount_edge;
 
     fn map(lines: &[(&'static str, &'static str)]) -> HeaderMap {
         let mut h = HeaderMap::new();

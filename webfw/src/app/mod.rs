@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::handler::{IntoMiddlewares, IntoParamHandler};
 use crate::request::Request;
 use crate::response::Response;
-use crate::router::Middleware;
+use crate::router::Entry;
 use crate::router::{Exit, PathSpec, Resume, RouteBuilder, Router, RouterOptions};
 
 pub(crate) use settings::Settings;
@@ -269,7 +269,7 @@ impl App {
         let mut handlers = Vec::new();
         middleware.into_use_middlewares(&mut handlers);
         for h in &mut handlers {
-            if let Middleware::App(sub) = h {
+            if let Entry::App(sub) = &mut h.0 {
                 sub.mountpath = path.mountpath();
                 sub.mountpath_is_list = matches!(path, PathSpec::Many(_));
                 for hook in std::mem::take(&mut sub.mount_hooks) {

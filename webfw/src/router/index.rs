@@ -30,7 +30,7 @@ pub(crate) enum Fact {
     /// Not known: the walk matches the layer.
     Unknown,
     /// The layer matches `len` bytes without parameters; `edge` is
-    /// [`mount_edge`](crate::request::mount_edge) of the path there.
+    /// [`mount_edge`](super::layer::mount_edge) of the path there.
     Matches { len: u32, edge: Option<bool> },
 }
 
@@ -458,7 +458,7 @@ mod tests {
         use super::super::PathSpec;
         use super::super::layer::LayerKind;
         use super::super::route::Route;
-        use crate::request::mount_edge;
+        use crate::router::layer::mount_edge;
         // (pattern, a `use` layer?, regex?)
         let mut shapes: Vec<(String, bool, bool)> = [
             ("/mw", true, false),

@@ -9,32 +9,62 @@ use super::route::Route;
 use super::{Params, PathSpec};
 use crate::error::Error;
 use crate::handler::markers::{AppValue, MiddlewareValue, RouterValue};
-use crate::handler::{ErrorHandler, Handler, IntoMiddleware};
-use crate::request::mount_edge;
+use crate::handler::sealed::Plain;
+use crate::handler::{ErrorHandler, Handler, IntoMiddleware, SyncHandler};
 
-/// One entry of a `use` or route stack.
-pub enum Middleware {
-    /// A normal handler.
+/// One entry of a `use` or route stack: a handler, an error handler, a
+/// router or an app, as converted by [`IntoMiddleware`].
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn hi(_req: &mut Request, res: &mut Response) -> Result { res.send("hi") }
+/// let entry: webfw::Middleware = webfw::IntoMiddleware::into_middleware(hi);
+/// let mut app = webfw::app();
+/// app.use_(entry);
+/// ```
+pub struct Middleware(pub(crate) Entry);
+
+/// What a [`Middleware`] holds.
+pub(crate) enum Entry {
+    /// A handler that may await: called through its future.
     Handler(Arc<dyn Handler>),
+    /// A handler that never awaits: called directly (the crate's fast
+    /// path for plain functions; it must answer as `Handler` would).
+    Sync(Arc<dyn SyncHandler>),
     /// An error handler.
     Error(Arc<dyn ErrorHandler>),
     /// A mounted router.
     Router(Box<super::Router>),
-    /// A mounted sub-application.
+    /// A mounted sub-application, as registered.
     App(Box<crate::app::App>),
-    /// A sub-application after the app tree was frozen for serving.
-    #[doc(hidden)]
+    /// A mounted sub-application once the app tree is frozen for serving.
     Mounted(crate::app::AppRef),
+}
+
+impl Middleware {
+    /// A handler that may await.
+    pub(crate) fn from_handler(h: Arc<dyn Handler>) -> Middleware {
+        Middleware(Entry::Handler(h))
+    }
+
+    /// A handler that never awaits.
+    pub(crate) fn sync(h: Arc<dyn SyncHandler>) -> Middleware {
+        Middleware(Entry::Sync(h))
+    }
+
+    /// An error handler.
+    pub(crate) fn from_error_handler(h: Arc<dyn ErrorHandler>) -> Middleware {
+        Middleware(Entry::Error(h))
+    }
 }
 
 impl std::fmt::Debug for Middleware {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Middleware::Handler(_) => "Middleware::Handler",
-            Middleware::Error(_) => "Middleware::Error",
-            Middleware::Router(_) => "Middleware::Router",
-            Middleware::App(_) => "Middleware::App",
-            Middleware::Mounted(_) => "Middleware::Mounted",
+        f.write_str(match self.0 {
+            Entry::Handler(_) | Entry::Sync(_) => "Middleware::Handler",
+            Entry::Error(_) => "Middleware::Error",
+            Entry::Router(_) => "Middleware::Router",
+            Entry::App(_) | Entry::Mounted(_) => "Middleware::App",
         })
     }
 }
@@ -47,13 +77,28 @@ impl IntoMiddleware<MiddlewareValue> for Middleware {
 
 impl IntoMiddleware<RouterValue> for super::Router {
     fn into_middleware(self) -> Middleware {
-        Middleware::Router(Box::new(self))
+        Middleware(Entry::Router(Box::new(self)))
     }
 }
 
 impl IntoMiddleware<AppValue> for crate::app::App {
     fn into_middleware(self) -> Middleware {
-        Middleware::App(Box::new(self))
+        Middleware(Entry::App(Box::new(self)))
+    }
+}
+
+impl Plain<MiddlewareValue> for Middleware {}
+impl Plain<RouterValue> for super::Router {}
+impl Plain<AppValue> for crate::app::App {}
+
+/// For a mount path of `len` bytes at the start of `path`: whether it ends
+/// with `/`, when the path goes on with `/` after it (the only mount
+/// [`Request::enter_mount`] does by moving offsets); `None` otherwise.
+#[inline(always)]
+pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
+    match (path.first(), path.get(len)) {
+        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
+        _ => None,
     }
 }
 
@@ -193,40 +238,25 @@ impl Layer {
 
     pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
         match &mut self.kind {
-            LayerKind::Use(handlers) => freeze_all(handlers.iter_mut(), parent),
+            LayerKind::Use(handlers) => handlers.iter_mut().for_each(|h| h.freeze(parent)),
             LayerKind::Route(route) => {
                 route.freeze();
-                freeze_all(route.stack.iter_mut().map(|(_, h)| h), parent);
+                route.stack.iter_mut().for_each(|(_, h)| h.freeze(parent));
             }
         }
     }
 }
 
-fn freeze_all<'a>(handlers: impl Iterator<Item = &'a mut Middleware>, parent: &crate::app::Frozen) {
-    for h in handlers {
-        match h {
-            Middleware::Router(r) => r.freeze(parent),
-            Middleware::App(_) => {
-                let Middleware::App(app) = std::mem::replace(h, Middleware::Handler(noop())) else {
-                    unreachable!("matched App above")
-                };
-                *h = Middleware::Mounted(app.freeze_under(parent));
+impl Middleware {
+    /// Freezes a mounted router or app for serving.
+    fn freeze(&mut self, parent: &crate::app::Frozen) {
+        match &mut self.0 {
+            Entry::Router(r) => r.freeze(parent),
+            Entry::App(app) => {
+                let app = std::mem::take(&mut **app);
+                self.0 = Entry::Mounted(app.freeze_under(parent));
             }
             _ => {}
         }
     }
-}
-
-fn noop() -> Arc<dyn Handler> {
-    struct Noop;
-    impl Handler for Noop {
-        fn call<'a>(
-            &'a self,
-            _req: &'a mut crate::Request,
-            _res: &'a mut crate::Response,
-        ) -> crate::handler::HandlerFuture<'a> {
-            crate::handler::HandlerFuture::Ready(Some(crate::next()))
-        }
-    }
-    Arc::new(Noop)
 }

@@ -3,14 +3,18 @@
 
 mod dispatch;
 mod exact;
+pub(crate) mod flow;
+#[cfg(test)]
+mod flow_agree;
 mod index;
-mod layer;
+pub(crate) mod layer;
 mod params;
 mod route;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+pub(crate) use layer::Entry;
 pub use layer::Middleware;
 pub use params::Params;
 pub use route::{RouteBuilder, RouteInfo};
