@@ -260,3 +260,121 @@ impl Middleware {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::PathSpec;
+    use super::super::index::{Candidate, Index};
+    use super::*;
+
+    fn index(stack: &[Layer], sensitive: bool) -> Index {
+        let prefixes: Vec<&str> = stack.iter().map(Layer::literal_prefix).collect();
+        Index::build(&prefixes, sensitive, |i, text| {
+            stack[i as usize].fact_at(text)
+        })
+    }
+
+    #[test]
+    fn an_exact_hit_knows_what_matching_each_layer_would_give() {
+        // (pattern, a `use` layer?, regex?)
+        let mut shapes: Vec<(String, bool, bool)> = [
+            ("/mw", true, false),
+            ("/mw/", true, false),
+            ("/", true, false),
+            ("/MW", true, false),
+            ("/mw", false, false),
+            ("/mw/", false, false),
+            ("/mw/plaintext", false, false),
+            ("/mw/plaintext/", false, false),
+            ("/Mw/PlainText", false, false),
+            ("/mw/:x", false, false),
+            ("/mw/plain*", false, false),
+            ("/mw.json", false, false),
+            ("^\\/mw\\/p", false, true),
+        ]
+        .iter()
+        .map(|&(p, u, r)| (p.to_owned(), u, r))
+        .collect();
+        // Enough layers for a trie.
+        shapes.extend((0..15).map(|k| (format!("/r/route{k}/:id"), false, false)));
+        let paths = [
+            "",
+            "/",
+            "/mw",
+            "/mw/",
+            "/MW",
+            "/Mw/PlainText",
+            "/mw/plaintext",
+            "/mw/plaintext/",
+            "/mw//plaintext",
+            "/mw.json",
+            "/mwx",
+            "/mw/plain",
+            "/r/route1/",
+        ];
+        let (mut known, mut left_out) = (0, 0);
+        for sensitive in [false, true] {
+            for strict in [false, true] {
+                let stack: Vec<Layer> = shapes
+                    .iter()
+                    .map(|(p, is_use, regex)| {
+                        let opts = webfw_pattern::Options {
+                            end: !is_use,
+                            strict: !is_use && strict,
+                            sensitive,
+                        };
+                        let spec = if *regex {
+                            PathSpec::Regex(p.clone())
+                        } else {
+                            PathSpec::Pattern(p.clone())
+                        };
+                        let kind = if *is_use {
+                            LayerKind::Use(Vec::new())
+                        } else {
+                            LayerKind::Route(Route::new(Some(p.clone())))
+                        };
+                        Layer::new(&spec, opts, kind).unwrap()
+                    })
+                    .collect();
+                let idx = index(&stack, sensitive);
+                for path in paths {
+                    let exact = idx.is_exact(path);
+                    let (found, prefixed) = idx.candidates(path, 0);
+                    for (i, layer) in stack.iter().enumerate() {
+                        let with_edge = |len: usize| {
+                            let edge = match layer.kind {
+                                LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
+                                LayerKind::Route(_) => None,
+                            };
+                            (len, edge)
+                        };
+                        let matched = |prefixed| {
+                            let m = layer.match_path(path, prefixed).unwrap();
+                            m.map(|m| with_edge(m.len))
+                        };
+                        let want = matched(false);
+                        let got = match found.iter().find(|c| c.layer == i as u32) {
+                            None => {
+                                left_out += usize::from(exact && i < 13);
+                                None
+                            }
+                            Some(Candidate {
+                                fact: Fact::Matches { len, edge },
+                                ..
+                            }) => {
+                                assert!(exact, "facts only for exact hits");
+                                known += 1;
+                                Some((*len as usize, *edge))
+                            }
+                            Some(_) => matched(prefixed),
+                        };
+                        let case = format!("layer {i} path {path:?} {sensitive} {strict}");
+                        assert_eq!(got, want, "{case}");
+                    }
+                }
+            }
+        }
+        // The test saw layers known to match and layers left out.
+        assert!(known > 20 && left_out > 20, "{known} {left_out}");
+    }
+}

@@ -354,7 +354,11 @@ impl Router {
         for layer in &mut self.stack {
             layer.freeze(parent);
         }
-        self.index = Some(index::Index::build(&self.stack, self.opts.case_sensitive));
+        let prefixes: Vec<&str> = self.stack.iter().map(Layer::literal_prefix).collect();
+        let index = index::Index::build(&prefixes, self.opts.case_sensitive, |i, text| {
+            self.stack[i as usize].fact_at(text)
+        });
+        self.index = Some(index);
     }
 }
 
