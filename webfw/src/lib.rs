@@ -53,9 +53,9 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
-pub use request::{RawBody, Request};
+pub use request::{Params, RawBody, Request};
 pub use response::{Response, SendBody};
-pub use router::{Middleware, Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
+pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};

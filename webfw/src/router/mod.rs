@@ -8,15 +8,14 @@ pub(crate) mod flow;
 mod flow_agree;
 mod index;
 pub(crate) mod layer;
-mod params;
 mod route;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+pub use crate::request::Params;
 pub(crate) use layer::Entry;
 pub use layer::Middleware;
-pub use params::Params;
 pub use route::{RouteBuilder, RouteInfo};
 
 pub(crate) use dispatch::{Exit, Resume};
