@@ -356,7 +356,7 @@ impl App {
     /// assert_eq!(frozen.path(), "");
     /// ```
     pub fn freeze_root(self) -> AppRef {
-        let ctx = Frozen {
+        let ctx = Parent {
             settings: self.settings.resolve(None),
             path: String::new(),
         };
@@ -364,21 +364,18 @@ impl App {
     }
 
     /// Freezes a mounted sub-app under its parent.
-    pub(crate) fn freeze_under(self, parent: &Frozen) -> AppRef {
+    pub(crate) fn freeze_under(self, parent: &Parent) -> AppRef {
         let mut path = parent.path.clone();
         path.push_str(&self.mountpath.join(","));
-        let ctx = Frozen {
+        let ctx = Parent {
             settings: self.settings.resolve(Some(&parent.settings)),
             path,
         };
         self.freeze_with(ctx)
     }
 
-    fn freeze_with(self, ctx: Frozen) -> AppRef {
-        let mut router = self.router;
-        if let Some(r) = router.as_mut() {
-            r.freeze(&ctx);
-        }
+    fn freeze_with(self, ctx: Parent) -> AppRef {
+        let router = self.router.map(|r| r.freeze(&ctx));
         let compiled = ctx.settings.compile();
         let mountpath = if self.mountpath_is_list {
             Value::from(self.mountpath.clone())
@@ -397,7 +394,7 @@ impl App {
 }
 
 /// What a sub-app needs from its parent while freezing.
-pub(crate) struct Frozen {
+pub(crate) struct Parent {
     settings: Settings,
     path: String,
 }
@@ -406,7 +403,7 @@ pub(crate) struct AppInner {
     compiled: Compiled,
     settings: Settings,
     locals: Map<String, Value>,
-    router: Option<Router>,
+    router: Option<crate::router::Frozen>,
     mountpath: Value,
     path: String,
 }

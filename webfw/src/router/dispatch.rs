@@ -11,7 +11,7 @@ use super::flow::{self, Meaning, Run, Step, Within, call_guarded};
 use super::index::Fact;
 use super::layer::{Layer, LayerKind, Matched, mount_edge};
 use super::route::lower_method;
-use super::{Params, Router};
+use super::{Frozen, Params};
 use crate::error::Error;
 use crate::handler::BoxFuture;
 use crate::inline_option::InlineOption;
@@ -53,8 +53,8 @@ enum Cached {
 }
 
 /// A router's walk over its layers, in values: the synchronous walk
-/// ([`Router::walk_now`]) pauses before a layer's param callbacks or an
-/// entry that may await, and the async [`Router::resume`] awaits that and
+/// ([`Frozen::walk_now`]) pauses before a layer's param callbacks or an
+/// entry that may await, and the async [`Frozen::resume`] awaits that and
 /// goes back into the same walk. Owned, so that a future can hold it beside
 /// the app the router belongs to.
 struct Walk {
@@ -101,7 +101,7 @@ impl InLayer {
     }
 }
 
-/// The walk paused: [`Router::resume`] goes on.
+/// The walk paused: [`Frozen::resume`] goes on.
 struct Paused;
 
 /// The parts of a [`Walk`] only some requests use.
@@ -128,7 +128,7 @@ pub(crate) struct Resume {
     walk: Walk,
 }
 
-impl Router {
+impl Frozen {
     /// Runs this router for a request (boxed: routers nest).
     pub(crate) fn handle<'a>(
         &'a self,
@@ -147,7 +147,7 @@ impl Router {
     }
 
     /// Runs this router as far as its layers are synchronous: the exit, or
-    /// where [`Router::resume`] must go on.
+    /// where [`Frozen::resume`] must go on.
     /// The resume point is boxed: it is rare, and it moves into the
     /// request's future.
     pub(crate) fn run_now(
@@ -155,11 +155,6 @@ impl Router {
         req: &mut Request,
         res: &mut Response,
     ) -> Result<Exit, Box<Resume>> {
-        let Some(index) = self.index.as_ref() else {
-            return Ok(Exit::Next(Some(Error::new(
-                "router used before the app was frozen (call app.listen or app.into_service)",
-            ))));
-        };
         let (method, method_bit) = lower_method(req.method());
         let mut walk = Walk {
             method,
@@ -175,7 +170,7 @@ impl Router {
             parent_params: std::mem::take(&mut req.params),
             paused: None,
         };
-        match self.walk_now(index, &mut walk, req, res) {
+        match self.walk_now(&mut walk, req, res) {
             Ok(exit) => {
                 leave(req, &exit, walk.parent_params);
                 Ok(exit)
@@ -184,7 +179,7 @@ impl Router {
         }
     }
 
-    /// Goes on with a walk [`Router::run_now`] paused: awaits what it
+    /// Goes on with a walk [`Frozen::run_now`] paused: awaits what it
     /// paused at, then re-enters the synchronous walk.
     pub(crate) async fn resume(
         &self,
@@ -197,10 +192,7 @@ impl Router {
             if let Some(exit) = self.await_paused(&mut walk, req, res).await {
                 break exit;
             }
-            let Some(index) = self.index.as_ref() else {
-                break Exit::Next(None);
-            };
-            match self.walk_now(index, &mut walk, req, res) {
+            match self.walk_now(&mut walk, req, res) {
                 Ok(exit) => break exit,
                 Err(Paused) => {}
             }
@@ -214,7 +206,6 @@ impl Router {
     #[inline(always)]
     fn walk_now(
         &self,
-        index: &super::index::Index,
         walk: &mut Walk,
         req: &mut Request,
         res: &mut Response,
@@ -234,7 +225,7 @@ impl Router {
                 cands = None;
             }
             let (list, prefixed) =
-                *cands.get_or_insert_with(|| index.candidates(req.path(), walk.cands_from));
+                *cands.get_or_insert_with(|| self.index.candidates(req.path(), walk.cands_from));
             let Some(&cand) = list.get(walk.ci) else {
                 break;
             };

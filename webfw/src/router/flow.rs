@@ -166,8 +166,8 @@ impl LayerKind {
 fn runs(entry: &Entry, failing: bool) -> bool {
     match entry {
         Entry::Error(_) => failing,
-        // Registered but never frozen: an app mounted after serving began.
-        Entry::App(_) => false,
+        // Registered but not frozen: nothing to run (freezing replaces them).
+        Entry::App(_) | Entry::Router(_) => false,
         _ => !failing,
     }
 }
@@ -246,9 +246,9 @@ pub(crate) async fn call(
                 .unwrap_or_else(|| Error::new("error handler"));
             call_guarded(|| f.call(e, req, res)).await
         }
-        Entry::Router(r) => r.handle(req, res).await.into_result(),
+        Entry::Frozen(r) => r.handle(req, res).await.into_result(),
         Entry::Mounted(app) => app.handle_mounted(req, res).await.into_result(),
-        Entry::App(_) => Ok(Flow::Next),
+        Entry::App(_) | Entry::Router(_) => Ok(Flow::Next),
     };
     run.after(r, kind.within())
 }

@@ -33,8 +33,10 @@ pub(crate) enum Entry {
     Sync(Arc<dyn SyncHandler>),
     /// An error handler.
     Error(Arc<dyn ErrorHandler>),
-    /// A mounted router.
+    /// A mounted router, as registered.
     Router(Box<super::Router>),
+    /// A mounted router once the app tree is frozen for serving.
+    Frozen(Box<super::Frozen>),
     /// A mounted sub-application, as registered.
     App(Box<crate::app::App>),
     /// A mounted sub-application once the app tree is frozen for serving.
@@ -63,7 +65,7 @@ impl std::fmt::Debug for Middleware {
         f.write_str(match self.0 {
             Entry::Handler(_) | Entry::Sync(_) => "Middleware::Handler",
             Entry::Error(_) => "Middleware::Error",
-            Entry::Router(_) => "Middleware::Router",
+            Entry::Router(_) | Entry::Frozen(_) => "Middleware::Router",
             Entry::App(_) | Entry::Mounted(_) => "Middleware::App",
         })
     }
@@ -236,7 +238,7 @@ impl Layer {
         }
     }
 
-    pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
+    pub(crate) fn freeze(&mut self, parent: &crate::app::Parent) {
         match &mut self.kind {
             LayerKind::Use(handlers) => handlers.iter_mut().for_each(|h| h.freeze(parent)),
             LayerKind::Route(route) => {
@@ -249,9 +251,12 @@ impl Layer {
 
 impl Middleware {
     /// Freezes a mounted router or app for serving.
-    fn freeze(&mut self, parent: &crate::app::Frozen) {
+    fn freeze(&mut self, parent: &crate::app::Parent) {
         match &mut self.0 {
-            Entry::Router(r) => r.freeze(parent),
+            Entry::Router(r) => {
+                let router = std::mem::take(&mut **r);
+                self.0 = Entry::Frozen(Box::new(router.freeze(parent)));
+            }
             Entry::App(app) => {
                 let app = std::mem::take(&mut **app);
                 self.0 = Entry::Mounted(app.freeze_under(parent));

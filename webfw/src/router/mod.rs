@@ -137,7 +137,15 @@ pub struct Router {
     pub(crate) opts: RouterOptions,
     stack: Vec<Layer>,
     params: HashMap<String, Vec<Arc<dyn ParamHandler>>>,
-    index: Option<index::Index>,
+}
+
+/// A router frozen for serving: only this one runs requests, so a router
+/// cannot be used before its index is built.
+pub(crate) struct Frozen {
+    opts: RouterOptions,
+    stack: Vec<Layer>,
+    params: HashMap<String, Vec<Arc<dyn ParamHandler>>>,
+    index: index::Index,
 }
 
 impl Default for Router {
@@ -175,7 +183,6 @@ impl Router {
             opts,
             stack: Vec::new(),
             params: HashMap::new(),
-            index: None,
         }
     }
 
@@ -230,7 +237,6 @@ impl Router {
         let layer = Layer::new(&path, self.pattern_opts(false), LayerKind::Use(handlers))
             .unwrap_or_else(|e| panic!("invalid mount path {path:?}: {e}"));
         self.stack.push(layer);
-        self.index = None;
     }
 
     /// `router.route(path)`: a route on which handlers for several methods can
@@ -250,7 +256,6 @@ impl Router {
         let layer = Layer::new(&path, self.pattern_opts(true), LayerKind::Route(route))
             .unwrap_or_else(|e| panic!("invalid route path {path:?}: {e}"));
         self.stack.push(layer);
-        self.index = None;
         let LayerKind::Route(route) = &mut self.stack.last_mut().expect("just pushed").kind else {
             unreachable!("a route layer was just pushed")
         };
@@ -347,9 +352,9 @@ impl Router {
         self.stack.is_empty()
     }
 
-    /// Freezes sub-apps mounted in this router tree and builds the matching
-    /// indexes; called once before serving.
-    pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
+    /// Freezes the routers and sub-apps mounted in this router tree and
+    /// builds the matching index; the router can then serve.
+    pub(crate) fn freeze(mut self, parent: &crate::app::Parent) -> Frozen {
         for layer in &mut self.stack {
             layer.freeze(parent);
         }
@@ -357,7 +362,12 @@ impl Router {
         let index = index::Index::build(&prefixes, self.opts.case_sensitive, |i, text| {
             self.stack[i as usize].fact_at(text)
         });
-        self.index = Some(index);
+        Frozen {
+            opts: self.opts,
+            stack: self.stack,
+            params: self.params,
+            index,
+        }
     }
 }
 
