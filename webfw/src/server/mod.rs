@@ -392,8 +392,7 @@ impl Builders {
         let mut h1 = http1::Builder::new();
         // One buffer per response (head and body copied together, one
         // `write`) instead of hyper's queue of buffers for `writev`: the
-        // queue's bookkeeping cost ~400 instructions per response, more than
-        // copying a typical body. Large bodies are still flushed in
+        // queue's bookkeeping costs more than copying a typical body. Large bodies are still flushed in
         // `max_buf_size` pieces.
         h1.max_buf_size(HYPER_MAX_BUF)
             .writev(false)
