@@ -192,9 +192,9 @@ impl Frozen {
             if let Some(exit) = self.await_paused(&mut walk, req, res).await {
                 break exit;
             }
-            match self.walk_now(&mut walk, req, res) {
-                Ok(exit) => break exit,
-                Err(Paused) => {}
+            // Paused again: the loop awaits what it paused at.
+            if let Ok(exit) = self.walk_now(&mut walk, req, res) {
+                break exit;
             }
         };
         leave(req, &exit, std::mem::take(&mut walk.parent_params));
