@@ -348,8 +348,8 @@ pub struct Pattern {
     engine: Engine,
 }
 
-/// `repr(u8)`: a tag byte, where a niche in a variant's fields took a
-/// dozen instructions to decode on every match.
+/// `repr(u8)`: a tag byte, where a niche in a variant's fields took
+/// several instructions to decode on every match.
 #[derive(Clone, Debug)]
 #[repr(u8)]
 enum Engine {

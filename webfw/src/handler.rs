@@ -32,6 +32,8 @@ use std::task::{Context, Poll};
 use crate::error::Error;
 use crate::request::Request;
 use crate::response::Response;
+use crate::router::Middleware;
+use crate::router::flow::{Meaning, Within, meaning};
 
 /// What a handler tells the router to do next.
 ///
@@ -131,32 +133,6 @@ impl Future for HandlerFuture<'_> {
 pub trait Handler: Send + Sync + 'static {
     /// Handles the request.
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a>;
-
-    /// Handles the request synchronously, for a handler that never awaits;
-    /// `None` (the default) without doing anything means "use
-    /// [`Handler::call`]". The router runs a synchronous stretch of handlers
-    /// without building a future for it.
-    ///
-    /// ```
-    /// use webfw::prelude::*;
-    /// use webfw::{Handler, HandlerFuture};
-    ///
-    /// struct Hi;
-    /// impl Handler for Hi {
-    ///     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-    ///         HandlerFuture::Ready(self.call_now(req, res))
-    ///     }
-    ///     fn call_now(&self, _req: &mut Request, res: &mut Response) -> Option<Result> {
-    ///         Some(res.send("hi"))
-    ///     }
-    /// }
-    /// let mut app = webfw::app();
-    /// app.get("/", Hi);
-    /// ```
-    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
-        let _ = (req, res);
-        None
-    }
 }
 
 /// Error-handling middleware: `(err, req, res, next)` in Express. Return
@@ -201,87 +177,72 @@ pub trait ParamHandler: Send + Sync + 'static {
     ) -> HandlerFuture<'a>;
 }
 
-/// One entry of a `use` or route stack.
-pub enum Middleware {
-    /// A normal handler.
-    Handler(Arc<dyn Handler>),
-    /// An error handler.
-    Error(Arc<dyn ErrorHandler>),
-    /// A mounted router.
-    Router(Box<crate::router::Router>),
-    /// A mounted sub-application.
-    App(Box<crate::app::App>),
-    /// A sub-application after the app tree was frozen for serving.
-    #[doc(hidden)]
-    Mounted(crate::app::AppRef),
-}
-
-impl std::fmt::Debug for Middleware {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Middleware::Handler(_) => "Middleware::Handler",
-            Middleware::Error(_) => "Middleware::Error",
-            Middleware::Router(_) => "Middleware::Router",
-            Middleware::App(_) => "Middleware::App",
-            Middleware::Mounted(_) => "Middleware::Mounted",
-        })
-    }
-}
-
-/// The default `call_plain` of middleware that is not a plain function: the
-/// `PLAIN` constants keep it from being called.
-fn not_plain(req: &mut Request, res: &mut Response) -> Result {
-    let _ = (req, res);
-    unreachable!("call_plain is only called on plain handler functions")
-}
-
 /// Converts functions, routers and apps into [`Middleware`]. The type parameter
 /// only tells the implementations apart (sync fn, async fn, error fn, …); it is
 /// always inferred.
-pub trait IntoMiddleware<M>: Sized {
+pub trait IntoMiddleware<M>: Sized + sealed::Plain<M> {
     /// Performs the conversion.
     fn into_middleware(self) -> Middleware;
-
-    /// Whether this is a plain synchronous handler function, which
-    /// [`IntoMiddleware::call_plain`] calls.
-    #[doc(hidden)]
-    const PLAIN: bool = false;
-
-    /// Calls a plain synchronous handler function (only when
-    /// [`IntoMiddleware::PLAIN`]).
-    #[doc(hidden)]
-    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
-        not_plain(req, res)
-    }
 }
 
 /// Several middleware at once: `app.get(path, (a, b, c))` is Express's
 /// `app.get(path, a, b, c)`.
-pub trait IntoMiddlewares<M>: Sized {
+pub trait IntoMiddlewares<M>: Sized + sealed::PlainAll<M> {
     /// Appends the middleware to `out` in order.
     fn into_middlewares(self, out: &mut Vec<Middleware>);
+}
 
-    /// Appends the middleware of a `use` layer to `out`: plain synchronous
-    /// functions given together become one handler that calls each of them
-    /// directly, so a chain of them costs one dynamic call, not one each.
-    /// Only for `use`, where `next('route')` means `next()` (a route would
-    /// have to stop the chain there).
-    #[doc(hidden)]
-    fn into_use_middlewares(self, out: &mut Vec<Middleware>) {
-        self.into_middlewares(out);
+/// The private side of the conversions: which values are plain synchronous
+/// functions, so that several given to one `use` together run as one
+/// handler calling each directly ([`PlainChain`]). Sealed: the traits are
+/// public but cannot be named outside the crate, so no one can claim a
+/// value is plain when it is not.
+pub(crate) mod sealed {
+    use super::{Middleware, Request, Response, Result};
+
+    /// Whether a value is a plain synchronous handler function.
+    pub trait Plain<M> {
+        /// True only for plain synchronous handler functions.
+        const PLAIN: bool = false;
+
+        /// Calls a plain function; `None` for anything else.
+        fn call_plain(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
+            let _ = (req, res);
+            None
+        }
     }
 
-    /// Whether every middleware is a plain synchronous function.
-    #[doc(hidden)]
-    const PLAIN: bool = false;
+    /// [`Plain`] for a group of values.
+    pub trait PlainAll<M> {
+        /// True when every value of the group is plain.
+        const PLAIN: bool = false;
 
-    /// Calls the plain functions in order with `use` semantics: the first
-    /// result other than `next()` or `next('route')` ends the chain (only
-    /// when [`IntoMiddlewares::PLAIN`]).
-    #[doc(hidden)]
-    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
-        not_plain(req, res)
+        /// Calls the plain functions in order as a `use` layer runs them:
+        /// the first result that ends the run is returned; `None` when the
+        /// group is not plain.
+        fn call_plain(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
+            let _ = (req, res);
+            None
+        }
+
+        /// Appends the middleware of a `use` layer to `out`: plain
+        /// functions given together become one handler (only for `use`,
+        /// where `next('route')` means `next()`: a route must stop there).
+        fn into_use_middlewares(self, out: &mut Vec<Middleware>)
+        where
+            Self: super::IntoMiddlewares<M>,
+        {
+            self.into_middlewares(out);
+        }
     }
+}
+
+/// A handler known never to await: the router calls it without a future.
+/// Crate-private, so the fast path is only taken for values the crate
+/// built (plain functions, their `use` groups, the logger).
+pub(crate) trait SyncHandler: Send + Sync + 'static {
+    /// Handles the request.
+    fn call_sync(&self, req: &mut Request, res: &mut Response) -> Result;
 }
 
 #[doc(hidden)]
@@ -305,6 +266,8 @@ pub mod markers {
     pub struct AppValue;
     /// Already a middleware.
     pub struct MiddlewareValue;
+    /// The request logger.
+    pub struct LoggerValue;
     /// A single item (for `IntoMiddlewares`).
     pub struct One<M>(M);
     /// A vector of middleware.
@@ -312,25 +275,15 @@ pub mod markers {
 }
 use markers::*;
 
-impl IntoMiddleware<MiddlewareValue> for Middleware {
-    fn into_middleware(self) -> Middleware {
-        self
-    }
-}
-
 /// Wraps a synchronous handler function.
-struct SyncHandler<F>(F);
+struct SyncFnHandler<F>(F);
 
-impl<F> Handler for SyncHandler<F>
+impl<F> SyncHandler for SyncFnHandler<F>
 where
     F: Fn(&mut Request, &mut Response) -> Result + Send + Sync + 'static,
 {
-    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(self.call_now(req, res))
-    }
-
-    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
-        Some((self.0)(req, res))
+    fn call_sync(&self, req: &mut Request, res: &mut Response) -> Result {
+        (self.0)(req, res)
     }
 }
 
@@ -339,14 +292,19 @@ where
     F: Fn(&mut Request, &mut Response) -> Result + Send + Sync + 'static,
 {
     fn into_middleware(self) -> Middleware {
-        Middleware::Handler(Arc::new(SyncHandler(self)))
+        Middleware::sync(Arc::new(SyncFnHandler(self)))
     }
+}
 
+impl<F> sealed::Plain<SyncFn> for F
+where
+    F: Fn(&mut Request, &mut Response) -> Result + Send + Sync + 'static,
+{
     const PLAIN: bool = true;
 
     #[inline(always)]
-    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
-        self(req, res)
+    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
+        Some(self(req, res))
     }
 }
 
@@ -388,7 +346,7 @@ where
     F: for<'a> AsyncHandlerFn<'a>,
 {
     fn into_middleware(self) -> Middleware {
-        Middleware::Handler(Arc::new(AsyncHandler(self)))
+        Middleware::from_handler(Arc::new(AsyncHandler(self)))
     }
 }
 
@@ -413,7 +371,7 @@ where
     F: Fn(Error, &mut Request, &mut Response) -> Result + Send + Sync + 'static,
 {
     fn into_middleware(self) -> Middleware {
-        Middleware::Error(Arc::new(SyncErrorHandler(self)))
+        Middleware::from_error_handler(Arc::new(SyncErrorHandler(self)))
     }
 }
 
@@ -457,7 +415,7 @@ where
     F: for<'a> AsyncErrorHandlerFn<'a>,
 {
     fn into_middleware(self) -> Middleware {
-        Middleware::Error(Arc::new(AsyncErrorHandler(self)))
+        Middleware::from_error_handler(Arc::new(AsyncErrorHandler(self)))
     }
 }
 
@@ -476,7 +434,7 @@ where
 /// app.use_(handler(Ok200));
 /// ```
 pub fn handler(h: impl Handler) -> Middleware {
-    Middleware::Handler(Arc::new(h))
+    Middleware::from_handler(Arc::new(h))
 }
 
 /// Wraps an [`ErrorHandler`] value.
@@ -494,37 +452,35 @@ pub fn handler(h: impl Handler) -> Middleware {
 /// app.use_(error_handler_value(Plain));
 /// ```
 pub fn error_handler_value(h: impl ErrorHandler) -> Middleware {
-    Middleware::Error(Arc::new(h))
+    Middleware::from_error_handler(Arc::new(h))
 }
 
 impl<H: Handler> IntoMiddleware<HandlerValue> for H {
     fn into_middleware(self) -> Middleware {
-        Middleware::Handler(Arc::new(self))
+        Middleware::from_handler(Arc::new(self))
     }
 }
 
-impl IntoMiddleware<RouterValue> for crate::router::Router {
-    fn into_middleware(self) -> Middleware {
-        Middleware::Router(Box::new(self))
-    }
+impl<H: Handler> sealed::Plain<HandlerValue> for H {}
+impl<F: for<'a> AsyncHandlerFn<'a>> sealed::Plain<AsyncFn> for F {}
+impl<F> sealed::Plain<SyncErrorFn> for F where
+    F: Fn(Error, &mut Request, &mut Response) -> Result + Send + Sync + 'static
+{
 }
-
-impl IntoMiddleware<AppValue> for crate::app::App {
-    fn into_middleware(self) -> Middleware {
-        Middleware::App(Box::new(self))
-    }
-}
+impl<F: for<'a> AsyncErrorHandlerFn<'a>> sealed::Plain<AsyncErrorFn> for F {}
 
 impl<M, T: IntoMiddleware<M>> IntoMiddlewares<One<M>> for T {
     fn into_middlewares(self, out: &mut Vec<Middleware>) {
         out.push(self.into_middleware());
     }
+}
 
-    const PLAIN: bool = T::PLAIN;
+impl<M, T: IntoMiddleware<M>> sealed::PlainAll<One<M>> for T {
+    const PLAIN: bool = <T as sealed::Plain<M>>::PLAIN;
 
     #[inline(always)]
-    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
-        IntoMiddleware::call_plain(self, req, res)
+    fn call_plain(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
+        sealed::Plain::call_plain(self, req, res)
     }
 }
 
@@ -534,22 +490,21 @@ impl IntoMiddlewares<Many> for Vec<Middleware> {
     }
 }
 
+impl sealed::PlainAll<Many> for Vec<Middleware> {}
+
 /// Plain synchronous functions registered together in one `use` layer,
 /// called one after the other without a dynamic call each (see
-/// [`IntoMiddlewares::into_use_middlewares`]).
+/// [`sealed::PlainAll::into_use_middlewares`]).
 struct PlainChain<T, M>(T, std::marker::PhantomData<fn() -> M>);
 
-impl<T, M> Handler for PlainChain<T, M>
+impl<T, M> SyncHandler for PlainChain<T, M>
 where
-    T: IntoMiddlewares<M> + Send + Sync + 'static,
+    T: sealed::PlainAll<M> + Send + Sync + 'static,
     M: 'static,
 {
-    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(self.call_now(req, res))
-    }
-
-    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
-        Some(self.0.call_plain(req, res))
+    fn call_sync(&self, req: &mut Request, res: &mut Response) -> Result {
+        // Built only for plain groups, whose call always answers.
+        self.0.call_plain(req, res).unwrap_or_else(next)
     }
 }
 
@@ -566,11 +521,18 @@ macro_rules! tuple_middlewares {
                 let ($($t,)+) = self;
                 $($t.into_middlewares(out);)+
             }
+        }
 
+        impl<$($t, $m),+> sealed::PlainAll<($($m,)+)> for ($($t,)+)
+        where
+            $($t: IntoMiddlewares<$m>,)+
+            Self: Send + Sync + 'static,
+            $($m: 'static,)+
+        {
             #[allow(non_snake_case)]
             fn into_use_middlewares(self, out: &mut Vec<Middleware>) {
-                if Self::PLAIN {
-                    out.push(Middleware::Handler(Arc::new(PlainChain(
+                if <Self as sealed::PlainAll<($($m,)+)>>::PLAIN {
+                    out.push(Middleware::sync(Arc::new(PlainChain(
                         self,
                         std::marker::PhantomData,
                     ))));
@@ -580,17 +542,17 @@ macro_rules! tuple_middlewares {
                 }
             }
 
-            const PLAIN: bool = $($t::PLAIN &&)+ true;
+            const PLAIN: bool = $(<$t as sealed::PlainAll<$m>>::PLAIN &&)+ true;
 
             #[allow(non_snake_case)]
             #[inline(always)]
-            fn call_plain(&self, req: &mut Request, res: &mut Response) -> Result {
+            fn call_plain(&self, req: &mut Request, res: &mut Response) -> Option<Result> {
                 let ($($t,)+) = self;
-                $(match $t.call_plain(req, res)? {
-                    Flow::Next | Flow::Route => {}
-                    flow => return Ok(flow),
+                $(match meaning($t.call_plain(req, res)?, Within::Use) {
+                    Meaning::Continue => {}
+                    other => return Some(other.into_result()),
                 })+
-                Ok(Flow::Next)
+                Some(Ok(Flow::Next))
             }
         }
     )+};
@@ -707,7 +669,7 @@ mod tests {
     fn count<M>(m: impl IntoMiddlewares<M>, in_use: bool) -> usize {
         let mut out = Vec::new();
         if in_use {
-            m.into_use_middlewares(&mut out);
+            sealed::PlainAll::into_use_middlewares(m, &mut out);
         } else {
             m.into_middlewares(&mut out);
         }

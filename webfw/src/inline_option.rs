@@ -6,10 +6,9 @@ use std::ops::{Deref, DerefMut};
 
 /// An `Option<T>` that looks for `None` inline when dropped or refilled.
 /// The compiler drops an `Option<T>` whose `T` owns more through an
-/// out-of-line call that saves six registers before it looks: ~17
-/// instructions for each empty field on every request, and as many for
-/// each refill of an emptied slot (`Option::insert` drops the `None`
-/// first).
+/// out-of-line call that saves six registers before it looks, for each
+/// empty field on every request, and again for each refill of an emptied
+/// slot (`Option::insert` drops the `None` first).
 pub(crate) struct InlineOption<T>(ManuallyDrop<Option<T>>);
 
 impl<T> InlineOption<T> {
@@ -30,7 +29,7 @@ impl<T> InlineOption<T> {
     /// is leaked, not dropped (debug builds panic): callers fill only
     /// slots they made or emptied. Dropping it, or even testing for it in
     /// release builds, puts a call before the write, and the new value is
-    /// then built aside and copied (~150 instructions for a request).
+    /// then built aside and copied (a large `memcpy` for a request).
     #[inline(always)]
     pub(crate) fn fill(&mut self, value: T) -> &mut T {
         debug_assert!(self.0.is_none(), "an InlineOption filled twice");

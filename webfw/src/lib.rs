@@ -20,21 +20,21 @@ pub use body::{TextOptions, text};
 pub use error::Error;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
-    HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware, ParamHandler,
-    Result, error_handler_value, handler, markers, next, next_route, next_router,
+    HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
+    error_handler_value, handler, markers, next, next_route, next_router,
 };
 pub use logger::{logger, logger_token};
 pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
-pub use request::{RawBody, Request};
+pub use request::{Params, RawBody, Request};
 pub use response::{Response, SendBody};
-pub use router::{Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
+pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
-pub use server::exchange::ResponseBody;
+pub use server::dispatch::ResponseBody;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand.

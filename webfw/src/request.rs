@@ -12,8 +12,14 @@ use serde_json::{Map, Value};
 
 use crate::app::AppRef;
 use crate::inline_option::InlineOption;
-use crate::router::Params;
 use crate::router::RouteInfo;
+
+mod params;
+mod url;
+
+pub use params::Params;
+pub(crate) use url::Mounted;
+use url::Url;
 
 /// The request body as it arrived, before any body parser.
 ///
@@ -54,8 +60,8 @@ pub struct Request {
     /// borrowed from `uri` (absolute-form targets, targets the connection
     /// shim had to escape).
     absolute_target: Option<String>,
-    url: UrlState,
-    base_url: BaseUrl,
+    /// `req.url`, `req.path` and `req.baseUrl`.
+    url: Url,
     pub(crate) params: Params,
     query: OnceLock<Value>,
     remote: SocketAddr,
@@ -74,64 +80,10 @@ impl Drop for Request {
     fn drop(&mut self) {
         // The request's map has the size a small response needs.
         if let Some(map) = self.headers.take() {
-            crate::server::header_pool::give(map);
+            crate::response::header_pool::give(map);
         }
         Params::recycle(&mut self.params);
     }
-}
-
-/// `req.baseUrl`: while it is a stretch of the original target (mount paths
-/// stripped off a URL no handler rewrote) it is kept as offsets, so a mount
-/// costs no allocation; otherwise owned.
-enum BaseUrl {
-    Span(u32, u32),
-    Owned(String),
-}
-
-/// A mount entered by [`Request::enter_mount`]: what leaving it restores.
-pub(crate) enum Mounted {
-    /// The usual mount: `req.url` and `req.baseUrl` were offsets into the
-    /// original target, and are again once these are put back.
-    Offsets {
-        start: usize,
-        path_end: u32,
-        base_len: u32,
-        trailing_slash: bool,
-        version: u32,
-    },
-    /// Any other: the state before it (boxed: rare, and it keeps the usual
-    /// mount small where the router holds it across the handlers' calls).
-    Saved {
-        saved: Box<(UrlState, usize)>,
-        trailing_slash: bool,
-        slash_added: bool,
-        version: u32,
-    },
-}
-
-/// For a mount path of `len` bytes at the start of `path`: whether it ends
-/// with `/`, when the path goes on with `/` after it (the only mount
-/// [`Request::enter_mount`] does by moving offsets); `None` otherwise.
-#[inline(always)]
-pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
-    match (path.first(), path.get(len)) {
-        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
-        _ => None,
-    }
-}
-
-/// `req.url` as an offset into the original target, or an owned string once it
-/// was rewritten.
-#[derive(Clone)]
-pub(crate) struct UrlState {
-    owned: Option<String>,
-    start: usize,
-    /// Bumped on every `set_url`, so the router can tell whether a handler
-    /// rewrote the URL while a mount path was stripped.
-    pub(crate) version: u32,
-    /// Where `req.path` lies in the URL: the router reads it several times
-    /// per layer, so it is found once per change of the URL.
-    path: (u32, u32),
 }
 
 impl Request {
@@ -153,6 +105,14 @@ impl Request {
         } else {
             None
         };
+        // The usual origin-form target: http has split off the query.
+        let path_len = match parts.uri.path_and_query() {
+            Some(pq) if absolute_target.is_none() && pq.as_str().starts_with('/') => {
+                Some(pq.path().len())
+            }
+            _ => None,
+        };
+        let url = Url::new(original_url(&absolute_target, &parts.uri), path_len);
         let req = slot.fill(Request {
             method: parts.method,
             uri: parts.uri,
@@ -162,13 +122,7 @@ impl Request {
             headers: Some(parts.headers),
             body,
             absolute_target,
-            url: UrlState {
-                owned: None,
-                start: 0,
-                version: 0,
-                path: (0, 0),
-            },
-            base_url: BaseUrl::Span(0, 0),
+            url,
             params: Params::default(),
             query: OnceLock::new(),
             remote,
@@ -184,22 +138,7 @@ impl Request {
         if let Some(headers) = req.headers.as_mut() {
             fold_repeated_headers(headers);
         }
-        match req.uri.path_and_query() {
-            // The usual origin-form target: http has split off the query.
-            Some(pq) if req.absolute_target.is_none() && pq.as_str().starts_with('/') => {
-                req.url.path = (0, pq.path().len() as u32);
-            }
-            _ => req.find_path(),
-        }
         req
-    }
-
-    /// Records where the pathname of the current `req.url` lies.
-    fn find_path(&mut self) {
-        let url = self.url();
-        let start = protohost_len(url);
-        let len = path_len(&url[start..]);
-        self.url.path = (start as u32, (start + len) as u32);
     }
 
     /// A request for unit tests of handlers, with no connection behind it.
@@ -276,7 +215,7 @@ impl Request {
     pub fn headers(&self) -> &HeaderMap {
         match &self.headers {
             Some(h) => h,
-            None => crate::server::header_pool::empty(),
+            None => crate::response::header_pool::empty(),
         }
     }
 
@@ -340,7 +279,7 @@ impl Request {
     /// ```
     #[inline]
     pub fn url(&self) -> &str {
-        current_url(&self.url, &self.absolute_target, &self.uri)
+        self.url.url(self.original_url())
     }
 
     /// Rewrites `req.url` (later routing uses the new value, as in Express).
@@ -352,9 +291,8 @@ impl Request {
     /// assert_eq!(req.original_url(), "/old");
     /// ```
     pub fn set_url(&mut self, url: impl Into<String>) {
-        self.url.owned = Some(url.into());
-        self.url.version = self.url.version.wrapping_add(1);
-        self.find_path();
+        let original = original_url(&self.absolute_target, &self.uri);
+        self.url.set(url.into(), original);
     }
 
     /// Sets `req.params`, keeping the buffers of the ones replaced.
@@ -363,214 +301,28 @@ impl Request {
         self.params = params;
     }
 
+    /// Changes whenever a handler rewrites `req.url`.
+    #[inline(always)]
     pub(crate) fn url_version(&self) -> u32 {
-        self.url.version
+        self.url.version()
     }
 
-    /// Appends the first `removed_len` bytes of `req.path` (a matched mount
-    /// path) to `req.baseUrl`, less a trailing `/`; returns whether it had one.
-    pub(crate) fn append_base_url(&mut self, removed_len: usize) -> bool {
-        let (start, end) = (self.url.path.0 as usize, self.url.path.1 as usize);
-        let end = (start + removed_len).min(end);
-        let url = current_url(&self.url, &self.absolute_target, &self.uri);
-        let removed = url.get(start..end).unwrap_or_default();
-        let trailing_slash = removed.ends_with('/');
-        let kept = removed.len() - usize::from(trailing_slash);
-        // Where `removed` lies in the original target, if `req.url` is still a
-        // suffix of it.
-        let original = self.url.owned.is_none().then(|| self.url.start + start);
-        match (&mut self.base_url, original) {
-            (BaseUrl::Span(a, b), Some(from)) if *a == *b || *b as usize == from => {
-                if *a == *b {
-                    *a = from as u32;
-                }
-                *b = (from + kept) as u32;
-            }
-            _ => {
-                let mut owned = self.base_url().to_owned();
-                owned.push_str(&removed[..kept]);
-                self.base_url = BaseUrl::Owned(owned);
-            }
-        }
-        trailing_slash
-    }
-
-    /// The length of `req.baseUrl`, to truncate back to with [`Request::truncate_base_url`].
-    pub(crate) fn base_url_len(&self) -> usize {
-        match &self.base_url {
-            BaseUrl::Span(a, b) => (b - a) as usize,
-            BaseUrl::Owned(s) => s.len(),
-        }
-    }
-
-    /// Restores `req.baseUrl` to its first `len` bytes (leaving a mount).
-    pub(crate) fn truncate_base_url(&mut self, len: usize) {
-        match &mut self.base_url {
-            BaseUrl::Span(a, b) => *b = *a + len as u32,
-            BaseUrl::Owned(s) => s.truncate(len),
-        }
-    }
-
-    /// Enters a mount whose matched path is the first `removed_len` bytes of
-    /// `req.path`: [`Request::append_base_url`], then [`Request::strip_url`].
-    /// Returns what [`Request::leave_mount`] needs, or `None` (changing
-    /// nothing) when those bytes do not end at a segment boundary (Express
-    /// also allows `.`). `edge` is [`mount_edge`] of `req.path`: the router
-    /// reads it while it has the path at hand. The common case (an
-    /// unrewritten origin-form URL whose rest starts with `/`) moves two
-    /// offsets, inlined into the router's walk, and leaving moves them back;
-    /// the rest is [`Request::enter_mount_slow`].
+    /// Enters a mount (see [`Url::enter_mount`]).
     #[inline(always)]
     pub(crate) fn enter_mount(
         &mut self,
         removed_len: usize,
         edge: Option<bool>,
     ) -> Option<Mounted> {
-        if let Some(trailing_slash) = edge
-            && self.url.owned.is_none()
-            && self.url.path.0 == 0
-            && let BaseUrl::Span(a, b) = &mut self.base_url
-        {
-            let from = self.url.start;
-            if *a == *b || *b as usize == from {
-                let kept = removed_len - usize::from(trailing_slash);
-                let base_len = *b - *a;
-                if *a == *b {
-                    *a = from as u32;
-                }
-                *b = (from + kept) as u32;
-                let path_end = self.url.path.1;
-                self.url.start += removed_len;
-                self.url.path = (0, path_end - removed_len as u32);
-                return Some(Mounted::Offsets {
-                    start: from,
-                    path_end,
-                    base_len,
-                    trailing_slash,
-                    version: self.url.version,
-                });
-            }
-        }
-        self.enter_mount_slow(removed_len)
+        let original = original_url(&self.absolute_target, &self.uri);
+        self.url.enter_mount(original, removed_len, edge)
     }
 
-    /// Leaves a mount: restores `req.url` and `req.baseUrl`; a URL a handler
-    /// rewrote meanwhile gets the mount path put back in front (Express's
-    /// restore).
+    /// Leaves a mount (see [`Url::leave_mount`]).
     #[inline(always)]
     pub(crate) fn leave_mount(&mut self, mounted: Mounted) {
-        match mounted {
-            Mounted::Offsets {
-                start,
-                path_end,
-                base_len,
-                version,
-                ..
-            } if version == self.url.version => {
-                self.url.start = start;
-                self.url.path = (0, path_end);
-                self.truncate_base_url(base_len as usize);
-            }
-            Mounted::Saved { saved, version, .. } if version == self.url.version => {
-                let (url, base_len) = *saved;
-                self.url = url;
-                self.truncate_base_url(base_len);
-            }
-            m => self.leave_rewritten_mount(m),
-        }
-    }
-
-    /// [`Request::leave_mount`] after a handler rewrote the URL.
-    #[cold]
-    fn leave_rewritten_mount(&mut self, mounted: Mounted) {
-        let (base_len, trailing_slash, slash_added) = match mounted {
-            Mounted::Offsets {
-                base_len,
-                trailing_slash,
-                ..
-            } => (base_len as usize, trailing_slash, false),
-            Mounted::Saved {
-                saved,
-                trailing_slash,
-                slash_added,
-                ..
-            } => (saved.1, trailing_slash, slash_added),
-        };
-        let mut removed = self.base_url()[base_len..].to_owned();
-        if trailing_slash {
-            removed.push('/');
-        }
-        self.unstrip_rewritten(&removed, slash_added);
-        self.truncate_base_url(base_len);
-    }
-
-    /// [`Request::enter_mount`] for a rewritten, absolute-form or already
-    /// stripped URL.
-    #[inline(never)]
-    fn enter_mount_slow(&mut self, removed_len: usize) -> Option<Mounted> {
-        if let Some(&c) = self.path().as_bytes().get(removed_len)
-            && c != b'/'
-            && c != b'.'
-        {
-            return None;
-        }
-        let saved = Box::new((self.url.clone(), self.base_url_len()));
-        Some(Mounted::Saved {
-            saved,
-            trailing_slash: self.append_base_url(removed_len),
-            slash_added: self.strip_url(removed_len),
-            version: self.url.version,
-        })
-    }
-
-    /// Strips `removed_len` bytes after the scheme and host from `req.url` (a mount
-    /// path) and returns whether a `/` had to be prepended.
-    pub(crate) fn strip_url(&mut self, removed_len: usize) -> bool {
-        let cur = self.url();
-        let protohost = protohost_len(cur);
-        let rest_start = (protohost + removed_len).min(cur.len());
-        let rest = &cur[rest_start..];
-        let slash_added = protohost == 0 && !rest.starts_with('/');
-        if self.url.owned.is_none() && !slash_added && protohost == 0 {
-            self.url.start += rest_start;
-            let (start, end) = self.url.path;
-            let cut = rest_start as u32;
-            self.url.path = (start.saturating_sub(cut), end.saturating_sub(cut));
-            return false;
-        }
-        let mut s = String::with_capacity(cur.len() + 1);
-        s.push_str(&cur[..protohost]);
-        if slash_added {
-            s.push('/');
-        }
-        s.push_str(rest);
-        self.url.owned = Some(s);
-        self.find_path();
-        slash_added
-    }
-
-    /// Undoes [`Request::strip_url`] after a handler rewrote the URL (Express's
-    /// restore: re-insert the removed prefix into whatever `req.url` is now).
-    pub(crate) fn unstrip_rewritten(&mut self, removed: &str, slash_added: bool) {
-        let cur = self.url().to_owned();
-        let cur = if slash_added && cur.starts_with('/') {
-            &cur[1..]
-        } else {
-            &cur[..]
-        };
-        let protohost = protohost_len(cur);
-        let mut s = String::with_capacity(cur.len() + removed.len());
-        s.push_str(&cur[..protohost]);
-        s.push_str(removed);
-        s.push_str(&cur[protohost..]);
-        let version = self.url.version;
-        self.url = UrlState {
-            owned: Some(s),
-            start: 0,
-            version,
-            path: (0, 0),
-        };
-        self.find_path();
+        let original = original_url(&self.absolute_target, &self.uri);
+        self.url.leave_mount(original, mounted);
     }
 
     /// `req.path`: the pathname of `req.url`.
@@ -581,16 +333,8 @@ impl Request {
     /// ```
     #[inline(always)]
     pub fn path(&self) -> &str {
-        let (start, end) = (self.url.path.0 as usize, self.url.path.1 as usize);
-        // One checked slice of the text `req.url` lies in, not two.
-        let (text, offset) = match &self.url.owned {
-            Some(s) => (s.as_str(), 0),
-            None => (
-                original_url(&self.absolute_target, &self.uri),
-                self.url.start,
-            ),
-        };
-        text.get(offset + start..offset + end).unwrap_or_default()
+        self.url
+            .path(original_url(&self.absolute_target, &self.uri))
     }
 
     /// `req.baseUrl`: the path the current router was mounted on (the matched
@@ -601,13 +345,7 @@ impl Request {
     /// assert_eq!(req.base_url(), "");
     /// ```
     pub fn base_url(&self) -> &str {
-        match &self.base_url {
-            BaseUrl::Span(a, b) => self
-                .original_url()
-                .get(*a as usize..*b as usize)
-                .unwrap_or_default(),
-            BaseUrl::Owned(s) => s,
-        }
+        self.url.base_url(self.original_url())
     }
 
     /// `req.params`: route parameters, percent-decoded.
@@ -1027,21 +765,6 @@ fn original_url<'a>(absolute_target: &'a Option<String>, uri: &'a Uri) -> &'a st
     }
 }
 
-/// `req.url`, from the fields that hold it (borrowing only those).
-#[inline]
-fn current_url<'a>(
-    url: &'a UrlState,
-    absolute_target: &'a Option<String>,
-    uri: &'a Uri,
-) -> &'a str {
-    match &url.owned {
-        Some(s) => s,
-        None => original_url(absolute_target, uri)
-            .get(url.start..)
-            .unwrap_or_default(),
-    }
-}
-
 /// The pathname of a URL (query removed; for absolute-form, the path part).
 pub(crate) fn pathname(url: &str) -> &str {
     let rest = &url[protohost_len(url)..];
@@ -1049,7 +772,7 @@ pub(crate) fn pathname(url: &str) -> &str {
 }
 
 /// The length of the path at the start of `rest` (up to any query).
-fn path_len(rest: &str) -> usize {
+pub(crate) fn path_len(rest: &str) -> usize {
     crate::http::find_byte(b'?', rest.as_bytes()).unwrap_or(rest.len())
 }
 
@@ -1063,134 +786,6 @@ mod tests {
             h.append(*k, HeaderValue::from_static(v));
         }
         h
-    }
-
-    #[test]
-    fn enter_mount_agrees_with_append_then_strip() {
-        let targets = [
-            "/log/plaintext",
-            "/log/",
-            "/log",
-            "/a//b?x=/y",
-            "/a/b/c/d?q",
-            "/a.b/c",
-            "http://h.example/a/b?c",
-            "/%2F/x",
-        ];
-        for target in targets {
-            for first in 1..=target.len() {
-                for second in [0, 1, 2, 3] {
-                    let mut fast = Request::for_test(Method::GET, target);
-                    let mut slow = Request::for_test(Method::GET, target);
-                    for len in [first, second] {
-                        if len == 0 || len > fast.path().len() {
-                            continue;
-                        }
-                        let edge = mount_edge(fast.path().as_bytes(), len);
-                        let got = fast.enter_mount(len, edge).map(|m| match m {
-                            Mounted::Offsets { trailing_slash, .. } => (trailing_slash, false),
-                            Mounted::Saved {
-                                trailing_slash,
-                                slash_added,
-                                ..
-                            } => (trailing_slash, slash_added),
-                        });
-                        let boundary =
-                            matches!(slow.path().as_bytes().get(len), None | Some(b'/' | b'.'));
-                        let want =
-                            boundary.then(|| (slow.append_base_url(len), slow.strip_url(len)));
-                        assert_eq!(got, want, "{target} {first} {second}");
-                        assert_eq!(fast.url(), slow.url(), "{target} {first} {second}");
-                        assert_eq!(fast.path(), slow.path(), "{target} {first} {second}");
-                        assert_eq!(fast.base_url(), slow.base_url(), "{target} {first}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn leaving_a_mount_by_offsets_restores_as_leaving_a_saved_one() {
-        let states = |r: &Request| {
-            (
-                r.url().to_owned(),
-                r.path().to_owned(),
-                r.base_url().to_owned(),
-            )
-        };
-        for target in ["/mw/plaintext?q=1", "/mw//a", "/a/b/c", "/a/b/"] {
-            for len in 1..target.len() {
-                for rewrite in [None, Some("/x?y"), Some("z")] {
-                    let mut fast = Request::for_test(Method::GET, target);
-                    let mut slow = Request::for_test(Method::GET, target);
-                    let edge = mount_edge(fast.path().as_bytes(), len);
-                    let (Some(f), Some(s)) =
-                        (fast.enter_mount(len, edge), slow.enter_mount(len, None))
-                    else {
-                        continue;
-                    };
-                    assert_eq!(
-                        matches!(f, Mounted::Offsets { .. }),
-                        edge.is_some(),
-                        "{target} {len}"
-                    );
-                    assert!(matches!(s, Mounted::Saved { .. }));
-                    assert_eq!(states(&fast), states(&slow), "{target} {len}");
-                    if let Some(url) = rewrite {
-                        fast.set_url(url);
-                        slow.set_url(url);
-                    }
-                    fast.leave_mount(f);
-                    slow.leave_mount(s);
-                    assert_eq!(states(&fast), states(&slow), "{target} {len} {rewrite:?}");
-                    if rewrite.is_none() {
-                        assert_eq!(
-                            states(&fast),
-                            (target.to_owned(), fast.path().to_owned(), String::new())
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    /// Strips a mount path as the router does: returns the saved base length.
-    fn mount(req: &mut Request, removed_len: usize) -> usize {
-        let saved = req.base_url_len();
-        req.append_base_url(removed_len);
-        req.strip_url(removed_len);
-        saved
-    }
-
-    #[test]
-    fn base_url_spans_the_original_target_until_it_cannot() {
-        let mut req = Request::for_test(Method::GET, "/a/b/c/d?x=1");
-        let outer = mount(&mut req, 2);
-        let inner = mount(&mut req, 2);
-        assert_eq!((req.base_url(), req.url()), ("/a/b", "/c/d?x=1"));
-        assert!(matches!(req.base_url, BaseUrl::Span(..)));
-        // A mount path ending in `/` leaves it out of baseUrl; the next mount
-        // is then no longer adjacent and baseUrl becomes owned.
-        let slash = mount(&mut req, 3);
-        assert_eq!((req.base_url(), req.url()), ("/a/b/c", "/d?x=1"));
-        mount(&mut req, 2);
-        assert_eq!(req.base_url(), "/a/b/c/d");
-        assert!(matches!(req.base_url, BaseUrl::Owned(_)));
-        req.truncate_base_url(slash);
-        assert_eq!(req.base_url(), "/a/b");
-        req.truncate_base_url(inner);
-        assert_eq!(req.base_url(), "/a");
-        req.truncate_base_url(outer);
-        assert_eq!(req.base_url(), "");
-    }
-
-    #[test]
-    fn base_url_after_a_rewrite_is_owned() {
-        let mut req = Request::for_test(Method::GET, "/a/b");
-        mount(&mut req, 2);
-        req.set_url("/x/y");
-        mount(&mut req, 2);
-        assert_eq!((req.base_url(), req.url()), ("/a/x", "/y"));
     }
 
     #[test]

@@ -14,9 +14,10 @@ use http::HeaderValue;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::handler::{IntoMiddlewares, IntoParamHandler, Middleware};
+use crate::handler::{IntoMiddlewares, IntoParamHandler};
 use crate::request::Request;
 use crate::response::Response;
+use crate::router::Entry;
 use crate::router::{Exit, PathSpec, Resume, RouteBuilder, Router, RouterOptions};
 
 pub(crate) use settings::Settings;
@@ -272,7 +273,7 @@ impl App {
         let mut handlers = Vec::new();
         middleware.into_use_middlewares(&mut handlers);
         for h in &mut handlers {
-            if let Middleware::App(sub) = h {
+            if let Entry::App(sub) = &mut h.0 {
                 sub.mountpath = path.mountpath();
                 sub.mountpath_is_list = matches!(path, PathSpec::Many(_));
                 for hook in std::mem::take(&mut sub.mount_hooks) {
@@ -359,7 +360,7 @@ impl App {
     /// assert_eq!(frozen.path(), "");
     /// ```
     pub fn freeze_root(self) -> AppRef {
-        let ctx = Frozen {
+        let ctx = Parent {
             settings: self.settings.resolve(None),
             path: String::new(),
         };
@@ -367,21 +368,18 @@ impl App {
     }
 
     /// Freezes a mounted sub-app under its parent.
-    pub(crate) fn freeze_under(self, parent: &Frozen) -> AppRef {
+    pub(crate) fn freeze_under(self, parent: &Parent) -> AppRef {
         let mut path = parent.path.clone();
         path.push_str(&self.mountpath.join(","));
-        let ctx = Frozen {
+        let ctx = Parent {
             settings: self.settings.resolve(Some(&parent.settings)),
             path,
         };
         self.freeze_with(ctx)
     }
 
-    fn freeze_with(self, ctx: Frozen) -> AppRef {
-        let mut router = self.router;
-        if let Some(r) = router.as_mut() {
-            r.freeze(&ctx);
-        }
+    fn freeze_with(self, ctx: Parent) -> AppRef {
+        let router = self.router.map(|r| r.freeze(&ctx));
         let compiled = ctx.settings.compile();
         let mountpath = if self.mountpath_is_list {
             Value::from(self.mountpath.clone())
@@ -400,7 +398,7 @@ impl App {
 }
 
 /// What a sub-app needs from its parent while freezing.
-pub(crate) struct Frozen {
+pub(crate) struct Parent {
     settings: Settings,
     path: String,
 }
@@ -409,7 +407,7 @@ pub(crate) struct AppInner {
     compiled: Compiled,
     settings: Settings,
     locals: Map<String, Value>,
-    router: Option<Router>,
+    router: Option<crate::router::Frozen>,
     mountpath: Value,
     path: String,
 }

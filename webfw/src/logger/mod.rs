@@ -145,9 +145,11 @@ pub use webfw_macros::logger;
 pub use webfw_macros::logger_token;
 pub use webfw_pattern::logfmt::FormatError;
 
-use crate::handler::{Flow, Handler, HandlerFuture};
+use crate::handler::sealed::Plain;
+use crate::handler::{Flow, IntoMiddleware, SyncHandler, markers};
 use crate::request::Request;
 use crate::response::{Response, SharedFinish};
+use crate::router::Middleware;
 use tokens::{Cx, Line};
 
 type SkipFn = Arc<dyn Fn(&Request, &Response) -> bool + Send + Sync>;
@@ -614,16 +616,21 @@ impl Logger {
     }
 }
 
-impl Handler for Logger {
-    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(self.call_now(req, res))
-    }
-
-    fn call_now(&self, req: &mut Request, res: &mut Response) -> Option<crate::handler::Result> {
+impl SyncHandler for Logger {
+    fn call_sync(&self, req: &mut Request, res: &mut Response) -> crate::handler::Result {
         self.start(req, res);
-        Some(Ok(Flow::Next))
+        Ok(Flow::Next)
     }
 }
+
+/// The logger never awaits: it is registered as a synchronous handler.
+impl IntoMiddleware<markers::LoggerValue> for Logger {
+    fn into_middleware(self) -> Middleware {
+        Middleware::sync(Arc::new(self))
+    }
+}
+
+impl Plain<markers::LoggerValue> for Logger {}
 
 /// Support for `logger!` expansions; not public API.
 #[doc(hidden)]

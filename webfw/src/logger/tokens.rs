@@ -655,7 +655,7 @@ const POW10: [u64; 19] = {
     t
 };
 
-/// `n` in decimal (cheaper than `write!`, which costs ~200 instructions).
+/// `n` in decimal (much cheaper than `write!`).
 fn decimal(n: usize) -> SmallStr {
     // Counted by comparisons, not divisions.
     let len = 1 + POW10.iter().take_while(|&&p| n as u64 >= p).count();

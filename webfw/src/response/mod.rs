@@ -6,6 +6,8 @@
 //! `on_finish` hooks run once the last byte has been handed to the connection.
 
 mod body_memo;
+pub(crate) mod header_pool;
+pub(crate) mod outbox;
 mod send;
 
 use std::sync::Arc;
@@ -20,8 +22,7 @@ use crate::error::Error;
 use crate::handler::Result;
 use crate::inline_option::InlineOption;
 use crate::request::{Request, header_str};
-use crate::server::exchange::{Exchange, Head, HeadBody};
-use crate::server::header_pool;
+use outbox::{Head, HeadBody, Mailbox, Outbox};
 
 pub use send::SendBody;
 
@@ -70,7 +71,7 @@ pub(crate) trait SharedFinish: Send + Sync {
 pub struct Response {
     status: u16,
     /// `None` until a header is set and once the head has left: dropping
-    /// even an empty map costs ~60 instructions per request.
+    /// even an empty map costs something on every request.
     headers: Option<Box<HeaderMap>>,
     headers_sent: bool,
     finished: bool,
@@ -91,7 +92,8 @@ pub struct Response {
     /// A header value that could not be set; reported by the next send/end
     /// (Node throws from `setHeader`; the chainable API defers it).
     deferred: Option<Error>,
-    pub(crate) exchange: Arc<Exchange>,
+    /// Where the head and body go.
+    pub(crate) outbox: Outbox,
     /// The `Content-Length` of the body `send` sized, when it was left out of
     /// `headers` because every hook declares what it reads.
     sent_length: Option<usize>,
@@ -103,12 +105,6 @@ pub struct Response {
     time_head: bool,
     /// When the head was committed, if `time_head`.
     head_at: Option<Instant>,
-    /// Whether a complete head is kept here ([`Response::take_held_head`])
-    /// rather than put in the exchange: while the chain runs inside the
-    /// service call, which hands it to the connection's future itself, with
-    /// no lock taken on either side.
-    hold_head: bool,
-    held: Option<Head>,
 }
 
 impl Drop for Response {
@@ -139,9 +135,9 @@ struct Conditional {
 }
 
 impl Response {
-    pub(crate) fn new(req: &Request, exchange: Arc<Exchange>) -> Response {
+    pub(crate) fn new(req: &Request, mailbox: Arc<Mailbox>) -> Response {
         let mut slot = InlineOption::none();
-        Response::new_in(&mut slot, req, exchange);
+        Response::new_in(&mut slot, req, mailbox);
         slot.take()
             .unwrap_or_else(|| unreachable!("new_in fills the slot"))
     }
@@ -151,7 +147,7 @@ impl Response {
     pub(crate) fn new_in<'s>(
         slot: &'s mut InlineOption<Response>,
         req: &Request,
-        exchange: Arc<Exchange>,
+        mailbox: Arc<Mailbox>,
     ) -> &'s mut Response {
         let res = slot.fill(Response {
             status: 200,
@@ -167,14 +163,12 @@ impl Response {
             on_finish: None,
             more_hooks: InlineOption::none(),
             deferred: None,
-            exchange,
+            outbox: Outbox::new(mailbox),
             sent_length: None,
             content_type: Known::Absent,
             no_etag: true,
             time_head: false,
             head_at: None,
-            hold_head: false,
-            held: None,
         });
         // One pass over the request's headers (a lookup each would cost
         // several times more on the common path, where none is present).
@@ -221,7 +215,7 @@ impl Response {
     /// assert!(res.headers_sent());
     /// ```
     pub fn for_test(req: &Request) -> Response {
-        Response::new(req, Arc::new(Exchange::default()))
+        Response::new(req, Arc::default())
     }
 
     /// `res.status(code)`: sets the status code; chainable. Codes outside
@@ -676,7 +670,7 @@ impl Response {
     }
 
     pub(crate) fn run_finish_hooks(&mut self, req: &Request) {
-        // Without a chained iterator, whose drop alone cost ~45 instructions.
+        // Without a chained iterator, whose drop alone cost more than this.
         if let Some(hook) = self.on_finish.take() {
             self.run_finish_hook(hook, req);
         }
@@ -864,29 +858,13 @@ impl Response {
         } else {
             self.headers.clone()
         };
-        let headers = headers.unwrap_or_else(header_pool::take);
-        if self.hold_head && !streaming {
-            self.held = Some(Head {
-                status: self.status,
-                headers,
-                body,
-            });
-        } else {
-            self.exchange.put_head(self.status, headers, body);
-        }
+        self.outbox.put_head(Head {
+            status: self.status,
+            headers: headers.unwrap_or_else(header_pool::take),
+            body,
+        });
         self.finished = !streaming;
         Ok(())
-    }
-
-    /// Keeps a complete head for [`Response::take_held_head`] from now on.
-    pub(crate) fn hold_head(&mut self) {
-        self.hold_head = true;
-    }
-
-    /// Stops keeping heads, and gives the one kept, if any.
-    pub(crate) fn take_held_head(&mut self) -> Option<Head> {
-        self.hold_head = false;
-        self.held.take()
     }
 }
 

@@ -8,11 +8,11 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE, ETAG, TRANSFER_ENCODING};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::outbox::HeadBody;
 use super::{Known, Response};
 use crate::app::EtagMode;
 use crate::error::Error;
 use crate::handler::{Flow, Result};
-use crate::server::exchange::HeadBody;
 
 /// What `res.send` accepts: text, bytes, or a JSON value. Borrowed text and
 /// bytes are copied only when the response needs them; a small body sent
@@ -322,7 +322,7 @@ impl Response {
             if self.finished {
                 return Err(Error::new("write after end"));
             }
-            self.exchange.push_chunk(data, true);
+            self.outbox.push_chunk(data, true);
             self.finished = true;
             return Ok(Flow::Done);
         }
@@ -353,7 +353,7 @@ impl Response {
         }
         let chunk = chunk.into();
         if *self.method() != http::Method::HEAD && !chunk.is_empty() {
-            self.exchange.push_chunk(chunk, false);
+            self.outbox.push_chunk(chunk, false);
         }
         Ok(())
     }

@@ -1,37 +1,22 @@
 //! The per-request walk over a router's layers (Express's `router.handle`,
-//! `process_params`, `trim_prefix` and `route.dispatch`).
+//! `process_params` and `trim_prefix`); the handlers of each layer run
+//! through the flow engine ([`super::flow`]).
 
 use std::borrow::Cow;
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use http::Method;
 
+use super::flow::{self, Meaning, Run, Step, Within, call_guarded};
 use super::index::Fact;
-use super::layer::{Layer, LayerKind, Matched};
-use super::route::{MethodSel, Route, lower_method, same_method};
-use super::{Params, Router};
+use super::layer::{Layer, LayerKind, Matched, mount_edge};
+use super::route::lower_method;
+use super::{Frozen, Params};
 use crate::error::Error;
-use crate::handler::{BoxFuture, Flow, HandlerFuture, Middleware, Result};
+use crate::handler::BoxFuture;
 use crate::inline_option::InlineOption;
-use crate::request::{Mounted, Request, mount_edge};
+use crate::request::{Mounted, Request};
 use crate::response::Response;
-
-/// Calls a handler under [`guarded`] and gives its result; only a handler
-/// that returned a pending future is awaited, so a synchronous one costs no
-/// poll.
-macro_rules! call_guarded {
-    ($call:expr) => {{
-        let mut g = guarded(|| $call);
-        match g.take_ready() {
-            Some(r) => r,
-            None => g.await,
-        }
-    }};
-}
 
 /// How a router (or app) hands control back to its parent.
 pub(crate) enum Exit {
@@ -39,14 +24,6 @@ pub(crate) enum Exit {
     Done,
     /// Continue with the parent's next layer, with an error or without.
     Next(Option<Error>),
-}
-
-/// How a run of handlers ended.
-enum Step {
-    Done,
-    /// `next('router')`: leave this router.
-    LeaveRouter,
-    Next,
 }
 
 /// Outcome of the parameter callbacks of one layer.
@@ -76,9 +53,10 @@ enum Cached {
 }
 
 /// A router's walk over its layers, in values: the synchronous walk
-/// ([`Router::walk_now`]) stops where a layer may await, and the async
-/// [`Router::resume`] goes on from there. Owned, so that a future can hold
-/// it beside the app the router belongs to.
+/// ([`Frozen::walk_now`]) pauses before a layer's param callbacks or an
+/// entry that may await, and the async [`Frozen::resume`] awaits that and
+/// goes back into the same walk. Owned, so that a future can hold it beside
+/// the app the router belongs to.
 struct Walk {
     method: Cow<'static, str>,
     /// The method's bit among the standard ones (see [`lower_method`]).
@@ -99,7 +77,32 @@ struct Walk {
     last: usize,
     /// `req.params` of the parent router, restored on the way out.
     parent_params: Params,
+    /// The layer the walk paused in, when it did.
+    paused: Option<InLayer>,
 }
+
+/// A matched layer whose handlers are running.
+struct InLayer {
+    run: Run,
+    /// A use layer's mount path, stripped from `req.url` while it runs.
+    mount: Mount,
+    /// The matched length, while the router's param callbacks have yet to
+    /// run (the use layer's mount waits for them).
+    params: Option<usize>,
+}
+
+impl InLayer {
+    fn new(run: Run, mount: Mount) -> InLayer {
+        InLayer {
+            run,
+            mount,
+            params: None,
+        }
+    }
+}
+
+/// The walk paused: [`Frozen::resume`] goes on.
+struct Paused;
 
 /// The parts of a [`Walk`] only some requests use.
 #[derive(Default)]
@@ -120,27 +123,12 @@ impl Walk {
     }
 }
 
-/// The layer the synchronous walk stopped at, because it may await.
-enum Pending {
-    /// The router has param callbacks: the layer runs from them on.
-    Layer { matched_len: usize },
-    /// A route, from handler `from` on.
-    Route { from: usize, err: Option<Error> },
-    /// A `use` layer (its mount entered), from handler `from` on.
-    Use {
-        from: usize,
-        err: Option<Error>,
-        mount: Mount,
-    },
-}
-
-/// A router's walk stopped at a layer that may await.
+/// A router's walk paused where it must await.
 pub(crate) struct Resume {
     walk: Walk,
-    pending: Pending,
 }
 
-impl Router {
+impl Frozen {
     /// Runs this router for a request (boxed: routers nest).
     pub(crate) fn handle<'a>(
         &'a self,
@@ -159,7 +147,7 @@ impl Router {
     }
 
     /// Runs this router as far as its layers are synchronous: the exit, or
-    /// where [`Router::resume`] must go on.
+    /// where [`Frozen::resume`] must go on.
     /// The resume point is boxed: it is rare, and it moves into the
     /// request's future.
     pub(crate) fn run_now(
@@ -167,11 +155,6 @@ impl Router {
         req: &mut Request,
         res: &mut Response,
     ) -> Result<Exit, Box<Resume>> {
-        let Some(index) = self.index.as_ref() else {
-            return Ok(Exit::Next(Some(Error::new(
-                "router used before the app was frozen (call app.listen or app.into_service)",
-            ))));
-        };
         let (method, method_bit) = lower_method(req.method());
         let mut walk = Walk {
             method,
@@ -185,37 +168,33 @@ impl Router {
             ci: 0,
             last: 0,
             parent_params: std::mem::take(&mut req.params),
+            paused: None,
         };
-        match self.walk_now(index, &mut walk, req, res) {
+        match self.walk_now(&mut walk, req, res) {
             Ok(exit) => {
                 leave(req, &exit, walk.parent_params);
                 Ok(exit)
             }
-            Err(pending) => Err(Box::new(Resume { walk, pending })),
+            Err(Paused) => Err(Box::new(Resume { walk })),
         }
     }
 
-    /// Goes on with a walk [`Router::run_now`] stopped.
+    /// Goes on with a walk [`Frozen::run_now`] paused: awaits what it
+    /// paused at, then re-enters the synchronous walk.
     pub(crate) async fn resume(
         &self,
         req: &mut Request,
         res: &mut Response,
         resume: Box<Resume>,
     ) -> Exit {
-        let Resume {
-            mut walk,
-            mut pending,
-        } = *resume;
+        let Resume { mut walk } = *resume;
         let exit = loop {
-            if let Some(exit) = self.run_pending(&mut walk, pending, req, res).await {
+            if let Some(exit) = self.await_paused(&mut walk, req, res).await {
                 break exit;
             }
-            let Some(index) = self.index.as_ref() else {
-                break Exit::Next(None);
-            };
-            match self.walk_now(index, &mut walk, req, res) {
-                Ok(exit) => break exit,
-                Err(p) => pending = p,
+            // Paused again: the loop awaits what it paused at.
+            if let Ok(exit) = self.walk_now(&mut walk, req, res) {
+                break exit;
             }
         };
         leave(req, &exit, std::mem::take(&mut walk.parent_params));
@@ -227,11 +206,15 @@ impl Router {
     #[inline(always)]
     fn walk_now(
         &self,
-        index: &super::index::Index,
         walk: &mut Walk,
         req: &mut Request,
         res: &mut Response,
-    ) -> std::result::Result<Exit, Pending> {
+    ) -> std::result::Result<Exit, Paused> {
+        if let Some(layer) = walk.paused.take()
+            && let Some(exit) = self.go_on(walk, layer, req, res)?
+        {
+            return Ok(exit);
+        }
         let mut cands = None;
         loop {
             if req.url_version() != walk.version {
@@ -242,7 +225,7 @@ impl Router {
                 cands = None;
             }
             let (list, prefixed) =
-                *cands.get_or_insert_with(|| index.candidates(req.path(), walk.cands_from));
+                *cands.get_or_insert_with(|| self.index.candidates(req.path(), walk.cands_from));
             let Some(&cand) = list.get(walk.ci) else {
                 break;
             };
@@ -309,110 +292,116 @@ impl Router {
                 )),
             }
             if !self.params.is_empty() {
-                return Err(Pending::Layer {
-                    matched_len: matched.len,
+                walk.paused = Some(InLayer {
+                    params: Some(matched.len),
+                    ..InLayer::new(Run::new(None), Mount(None))
                 });
+                return Err(Paused);
             }
-            let out = match &layer.kind {
-                LayerKind::Route(route) => {
-                    match dispatch_route_now(route, req, res, &walk.method) {
-                        Now::Done(out) => out,
-                        Now::From(from, err) => return Err(Pending::Route { from, err }),
-                    }
-                }
-                LayerKind::Use(handlers) => {
+            let running = match &layer.kind {
+                LayerKind::Route(_) => InLayer::new(Run::new(None), Mount(None)),
+                LayerKind::Use(_) => {
                     let err = walk.layer_error.take();
                     let Some(mount) = Mount::enter(matched.len, edge, req) else {
                         walk.layer_error = err;
                         continue;
                     };
-                    // Synchronous handlers run without a future; the first
-                    // that may await continues on the async path.
-                    match run_handlers_now(handlers, req, res, err) {
-                        Now::Done(out) => {
-                            mount.leave(req);
-                            out
-                        }
-                        Now::From(from, err) => return Err(Pending::Use { from, err, mount }),
-                    }
+                    InLayer::new(Run::new(err), mount)
                 }
             };
-            if let Some(exit) = self.after_layer(walk, out, res) {
+            if let Some(exit) = self.go_on(walk, running, req, res)? {
                 return Ok(exit);
             }
         }
         Ok(self.finish(res, walk.layer_error.take(), walk.allow(), walk.is_options))
     }
 
-    /// Runs the layer a synchronous walk stopped at; `Some` when the walk
-    /// ends there.
-    async fn run_pending(
+    /// Runs the handlers of the layer `walk.last` on from where `running`
+    /// is, for as long as they are synchronous: `Some` when the walk ends
+    /// with the layer.
+    #[inline(always)]
+    fn go_on(
         &self,
         walk: &mut Walk,
-        pending: Pending,
+        mut running: InLayer,
+        req: &mut Request,
+        res: &mut Response,
+    ) -> std::result::Result<Option<Exit>, Paused> {
+        let kind = &self.stack[walk.last].kind;
+        let method = dispatch_method(kind, &walk.method);
+        match flow::run_now(kind, &mut running.run, method, req, res) {
+            Some(step) => Ok(self.end_layer(walk, running.mount, step, req, res)),
+            None => {
+                walk.paused = Some(running);
+                Err(Paused)
+            }
+        }
+    }
+
+    /// Awaits what the walk paused at: the layer's param callbacks, or the
+    /// one entry that may await. `Some` when the walk ends there.
+    async fn await_paused(
+        &self,
+        walk: &mut Walk,
         req: &mut Request,
         res: &mut Response,
     ) -> Option<Exit> {
+        let mut running = walk.paused.take()?;
         let layer = &self.stack[walk.last];
-        let out = match (pending, &layer.kind) {
-            (Pending::Layer { matched_len }, kind) => {
-                match self
-                    .process_params(layer, &mut walk.rare().param_cache, req, res)
-                    .await
-                {
-                    ParamOutcome::Continue => {}
-                    ParamOutcome::Done => return Some(Exit::Done),
-                    ParamOutcome::Skip => return None,
-                    ParamOutcome::LeaveRouter => {
-                        return Some(self.finish(res, None, walk.allow(), walk.is_options));
-                    }
-                    ParamOutcome::Err(e) => {
-                        walk.layer_error.get_or_insert(e);
-                        return None;
-                    }
+        if let Some(matched_len) = running.params.take() {
+            match self
+                .process_params(layer, &mut walk.rare().param_cache, req, res)
+                .await
+            {
+                ParamOutcome::Continue => {}
+                ParamOutcome::Done => return Some(Exit::Done),
+                ParamOutcome::Skip => return None,
+                ParamOutcome::LeaveRouter => {
+                    return Some(self.finish(res, None, walk.allow(), walk.is_options));
                 }
-                match kind {
-                    LayerKind::Route(route) => {
-                        dispatch_route(route, req, res, &walk.method, 0, None).await
-                    }
-                    LayerKind::Use(handlers) => {
-                        let err = walk.layer_error.take();
-                        let edge = mount_edge(req.path().as_bytes(), matched_len);
-                        let Some(mount) = Mount::enter(matched_len, edge, req) else {
-                            walk.layer_error = err;
-                            return None;
-                        };
-                        let out = run_handlers(handlers, req, res, err).await;
-                        mount.leave(req);
-                        out
-                    }
+                ParamOutcome::Err(e) => {
+                    walk.layer_error.get_or_insert(e);
+                    return None;
                 }
             }
-            (Pending::Route { from, err }, LayerKind::Route(route)) => {
-                dispatch_route(route, req, res, &walk.method, from, err).await
+            if let LayerKind::Use(_) = layer.kind {
+                let err = walk.layer_error.take();
+                let edge = mount_edge(req.path().as_bytes(), matched_len);
+                let Some(mount) = Mount::enter(matched_len, edge, req) else {
+                    walk.layer_error = err;
+                    return None;
+                };
+                running = InLayer::new(Run::new(err), mount);
             }
-            (Pending::Use { from, err, mount }, LayerKind::Use(handlers)) => {
-                let out = run_handlers(&handlers[from..], req, res, err).await;
-                mount.leave(req);
-                out
+            walk.paused = Some(running);
+            return None;
+        }
+        let method = dispatch_method(&layer.kind, &walk.method);
+        match flow::call(&layer.kind, &mut running.run, method, req, res).await {
+            Some(step) => self.end_layer(walk, running.mount, step, req, res),
+            None => {
+                walk.paused = Some(running);
+                None
             }
-            _ => unreachable!("a pending layer keeps its kind"),
-        };
-        self.after_layer(walk, out, res)
+        }
     }
 
-    /// What a layer's outcome means for the walk: `Some` when it ends here.
+    /// Leaves a layer whose run ended with `step`: `Some` when the walk
+    /// ends with it.
     #[inline(always)]
-    fn after_layer(
+    fn end_layer(
         &self,
         walk: &mut Walk,
-        out: (Step, Option<Error>),
+        mount: Mount,
+        step: Step,
+        req: &mut Request,
         res: &mut Response,
     ) -> Option<Exit> {
-        match out {
-            (Step::Done, _) => Some(Exit::Done),
-            (Step::LeaveRouter, _) => Some(self.finish(res, None, walk.allow(), walk.is_options)),
-            (Step::Next, err) => {
+        mount.leave(req);
+        match step {
+            Step::Done => Some(Exit::Done),
+            Step::LeaveRouter => Some(self.finish(res, None, walk.allow(), walk.is_options)),
+            Step::Next(err) => {
                 walk.layer_error = err;
                 None
             }
@@ -477,20 +466,20 @@ impl Router {
             };
             let mut outcome = ParamOutcome::Continue;
             for cb in callbacks {
-                let r = call_guarded!(cb.call(req, res, &value));
+                let r = call_guarded(|| cb.call(req, res, &value)).await;
                 entry.value = req.params.get(key).unwrap_or_default().to_owned();
-                match r {
-                    Ok(Flow::Next) => continue,
-                    Ok(Flow::Done) => return ParamOutcome::Done,
-                    Ok(Flow::Route) => {
+                match flow::meaning(r, Within::Param) {
+                    Meaning::Continue => continue,
+                    Meaning::Done => return ParamOutcome::Done,
+                    Meaning::EndLayer => {
                         entry.outcome = Cached::Route;
                         outcome = ParamOutcome::Skip;
                     }
-                    Ok(Flow::Router) => {
+                    Meaning::LeaveRouter => {
                         entry.outcome = Cached::Router;
                         outcome = ParamOutcome::LeaveRouter;
                     }
-                    Err(e) => {
+                    Meaning::Fail(e) => {
                         entry.outcome = Cached::Err(e.clone());
                         outcome = ParamOutcome::Err(e);
                     }
@@ -544,244 +533,12 @@ impl Mount {
     }
 }
 
-/// Where a synchronous run of handlers stopped.
-enum Now {
-    /// Every handler ran, or one ended the run: the outcome.
-    Done((Step, Option<Error>)),
-    /// Handler `.0` may await: the async path goes on from it, with the
-    /// error travelling so far.
-    From(usize, Option<Error>),
-}
-
-/// A synchronous run of handlers: the next to call and the error travelling.
-struct Run {
-    next: usize,
-    err: Option<Error>,
-}
-
-impl Run {
-    /// Runs `step` under one panic guard for the whole run, not one per
-    /// handler: a handler's panic becomes the error travelling on from the
-    /// handler after it (`step` counts a handler as passed before calling
-    /// it), as a thrown error does in Express.
-    fn guarded(err: Option<Error>, mut step: impl FnMut(&mut Run) -> Now) -> Now {
-        let mut run = Run { next: 0, err };
-        loop {
-            match std::panic::catch_unwind(AssertUnwindSafe(|| step(&mut run))) {
-                Ok(now) => return now,
-                Err(payload) => run.err = Some(panic_error(payload)),
-            }
-        }
-    }
-}
-
-/// [`run_handlers`] for as long as the handlers are synchronous (see
-/// [`Handler::call_now`](crate::handler::Handler::call_now)).
-fn run_handlers_now(
-    handlers: &[Middleware],
-    req: &mut Request,
-    res: &mut Response,
-    err: Option<Error>,
-) -> Now {
-    Run::guarded(err, |run| {
-        while let Some(h) = handlers.get(run.next) {
-            let i = run.next;
-            run.next += 1;
-            let result = match h {
-                Middleware::Handler(_) if run.err.is_some() => continue,
-                Middleware::Handler(f) => match f.call_now(req, res) {
-                    Some(r) => r,
-                    None => return Now::From(i, run.err.take()),
-                },
-                Middleware::Error(_) if run.err.is_none() => continue,
-                Middleware::Router(_) | Middleware::Mounted(_) if run.err.is_some() => continue,
-                Middleware::App(_) => continue,
-                _ => return Now::From(i, run.err.take()),
-            };
-            match result {
-                Ok(Flow::Next) | Ok(Flow::Route) => {}
-                Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
-                Ok(Flow::Done) => return Now::Done((Step::Done, None)),
-                Err(e) => run.err = Some(e),
-            }
-        }
-        Now::Done((Step::Next, run.err.take()))
-    })
-}
-
-/// Runs the handlers of one layer in order, honouring error mode.
-async fn run_handlers(
-    handlers: &[Middleware],
-    req: &mut Request,
-    res: &mut Response,
-    mut err: Option<Error>,
-) -> (Step, Option<Error>) {
-    for h in handlers {
-        let result = match h {
-            Middleware::Handler(f) => {
-                if err.is_some() {
-                    continue;
-                }
-                call_guarded!(f.call(req, res))
-            }
-            Middleware::Error(f) => {
-                let Some(e) = err.take() else { continue };
-                call_guarded!(f.call(e, req, res))
-            }
-            Middleware::Router(r) => {
-                if err.is_some() {
-                    continue;
-                }
-                match r.handle(req, res).await {
-                    Exit::Done => return (Step::Done, None),
-                    Exit::Next(e) => {
-                        err = e;
-                        continue;
-                    }
-                }
-            }
-            Middleware::Mounted(app) => {
-                if err.is_some() {
-                    continue;
-                }
-                match app.handle_mounted(req, res).await {
-                    Exit::Done => return (Step::Done, None),
-                    Exit::Next(e) => {
-                        err = e;
-                        continue;
-                    }
-                }
-            }
-            Middleware::App(_) => continue,
-        };
-        match result {
-            Ok(Flow::Next) | Ok(Flow::Route) => {}
-            Ok(Flow::Router) => return (Step::LeaveRouter, None),
-            Ok(Flow::Done) => return (Step::Done, None),
-            Err(e) => err = Some(e),
-        }
-    }
-    (Step::Next, err)
-}
-
-/// [`dispatch_route`] for as long as the handlers are synchronous.
-fn dispatch_route_now(route: &Route, req: &mut Request, res: &mut Response, method: &str) -> Now {
-    let method = route.dispatch_method(method);
-    Run::guarded(None, |run| {
-        while let Some((sel, h)) = route.stack.get(run.next) {
-            let i = run.next;
-            run.next += 1;
-            if let MethodSel::One(m) = sel
-                && !same_method(m, method)
-            {
-                continue;
-            }
-            let result = match h {
-                Middleware::Error(_) if run.err.is_none() => continue,
-                Middleware::Error(_) => return Now::From(i, run.err.take()),
-                _ if run.err.is_some() => continue,
-                Middleware::Handler(f) => match f.call_now(req, res) {
-                    Some(r) => r,
-                    None => return Now::From(i, run.err.take()),
-                },
-                _ => return Now::From(i, run.err.take()),
-            };
-            match result {
-                Ok(Flow::Next) => {}
-                Ok(Flow::Route) => return Now::Done((Step::Next, None)),
-                Ok(Flow::Router) => return Now::Done((Step::LeaveRouter, None)),
-                Ok(Flow::Done) => return Now::Done((Step::Done, None)),
-                Err(e) => run.err = Some(e),
-            }
-        }
-        Now::Done((Step::Next, run.err.take()))
-    })
-}
-
-/// `route.dispatch`: the route's handlers for the request's method, from
-/// handler `from` on, with the error travelling so far.
-async fn dispatch_route(
-    route: &Route,
-    req: &mut Request,
-    res: &mut Response,
-    method: &str,
-    from: usize,
-    mut err: Option<Error>,
-) -> (Step, Option<Error>) {
-    let method = route.dispatch_method(method);
-    for (sel, h) in &route.stack[from..] {
-        if let MethodSel::One(m) = sel
-            && !same_method(m, method)
-        {
-            continue;
-        }
-        let result = match h {
-            Middleware::Error(f) => {
-                let Some(e) = err.take() else { continue };
-                call_guarded!(f.call(e, req, res))
-            }
-            _ if err.is_some() => continue,
-            Middleware::Handler(f) => call_guarded!(f.call(req, res)),
-            other => {
-                let (step, e) = run_handlers(std::slice::from_ref(other), req, res, None).await;
-                match step {
-                    Step::Next => {
-                        err = e;
-                        continue;
-                    }
-                    s => return (s, None),
-                }
-            }
-        };
-        match result {
-            Ok(Flow::Next) => {}
-            Ok(Flow::Route) => return (Step::Next, None),
-            Ok(Flow::Router) => return (Step::LeaveRouter, None),
-            Ok(Flow::Done) => return (Step::Done, None),
-            Err(e) => err = Some(e),
-        }
-    }
-    (Step::Next, err)
-}
-
-/// Calls a handler and polls its future, turning a panic in either into a 500
-/// error for this request (Express turns a synchronous throw into `next(err)`).
-fn guarded<'a>(call: impl FnOnce() -> HandlerFuture<'a>) -> Guarded<HandlerFuture<'a>> {
-    match std::panic::catch_unwind(AssertUnwindSafe(call)) {
-        Ok(fut) => Guarded(fut),
-        Err(payload) => Guarded(HandlerFuture::Ready(Some(Err(panic_error(payload))))),
-    }
-}
-
-/// The error a caught panic becomes.
-fn panic_error(payload: Box<dyn std::any::Any + Send>) -> Error {
-    let msg = payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "handler panicked".to_owned());
-    Error::new(msg).with_status(500)
-}
-
-struct Guarded<F>(F);
-
-impl Guarded<HandlerFuture<'_>> {
-    /// The result of a handler that finished synchronously.
-    fn take_ready(&mut self) -> Option<Result> {
-        match &mut self.0 {
-            HandlerFuture::Ready(r) => r.take(),
-            HandlerFuture::Boxed(_) => None,
-        }
-    }
-}
-
-impl<F: Future<Output = Result> + Unpin> Future for Guarded<F> {
-    type Output = Result;
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result> {
-        let fut = &mut self.0;
-        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(fut).poll(cx))) {
-            Ok(p) => p,
-            Err(payload) => Poll::Ready(Err(panic_error(payload))),
-        }
+/// The method a layer's entries are selected by: a route answers HEAD
+/// with its GET handlers when it has none for HEAD.
+#[inline(always)]
+fn dispatch_method<'m>(kind: &LayerKind, method: &'m str) -> &'m str {
+    match kind {
+        LayerKind::Route(route) => route.dispatch_method(method),
+        LayerKind::Use(_) => method,
     }
 }

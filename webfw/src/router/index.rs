@@ -12,9 +12,12 @@
 //! layer without parameters makes of exactly that text, worked out once
 //! when the router freezes. The walk then neither reads the path nor
 //! matches those layers again.
+//!
+//! The index is a leaf: it is built from data (each layer's literal prefix,
+//! and what a layer makes of an exact text) and maps a path to layer
+//! numbers. It knows nothing of layers, requests or handlers.
 
 use super::exact::ExactPaths;
-use super::layer::Layer;
 use crate::http::same_bytes;
 
 /// A layer that may match a path, and what the index knows of its match.
@@ -29,8 +32,8 @@ pub(crate) struct Candidate {
 pub(crate) enum Fact {
     /// Not known: the walk matches the layer.
     Unknown,
-    /// The layer matches `len` bytes without parameters; `edge` is
-    /// [`mount_edge`](crate::request::mount_edge) of the path there.
+    /// The layer matches `len` bytes without parameters; `edge` is what
+    /// its owner said of the path there (a mount's edge), handed back as is.
     Matches { len: u32, edge: Option<bool> },
 }
 
@@ -82,14 +85,26 @@ pub(crate) struct Index {
 }
 
 impl Index {
-    pub(crate) fn build(stack: &[Layer], case_sensitive: bool) -> Index {
-        let mut idx = Index::from_prefixes(
-            stack.iter().map(Layer::literal_prefix),
-            stack.len(),
-            case_sensitive,
-        );
-        idx.learn(|layer, text| stack[layer as usize].fact_at(text));
+    /// The index of layers `0..prefixes.len()`, layer `i` starting with
+    /// `prefixes[i]`; `fact(i, text)` tells what layer `i` makes of a path
+    /// that is exactly `text` (`None`: it cannot match it).
+    pub(crate) fn build(
+        prefixes: &[&str],
+        case_sensitive: bool,
+        fact: impl Fn(u32, &str) -> Option<Fact>,
+    ) -> Index {
+        let mut idx =
+            Index::from_prefixes(prefixes.iter().copied(), prefixes.len(), case_sensitive);
+        idx.learn(fact);
         idx
+    }
+
+    /// Whether `path` is exactly the text of a node.
+    #[cfg(test)]
+    pub(crate) fn is_exact(&self, path: &str) -> bool {
+        self.exact
+            .as_ref()
+            .is_some_and(|e| e.get(path.as_bytes()).is_some())
     }
 
     /// Fills each node's exact answer from `fact(layer, text)`: `None`
@@ -451,114 +466,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn an_exact_hit_knows_what_matching_each_layer_would_give() {
-        use super::super::PathSpec;
-        use super::super::layer::LayerKind;
-        use super::super::route::Route;
-        use crate::request::mount_edge;
-        // (pattern, a `use` layer?, regex?)
-        let mut shapes: Vec<(String, bool, bool)> = [
-            ("/mw", true, false),
-            ("/mw/", true, false),
-            ("/", true, false),
-            ("/MW", true, false),
-            ("/mw", false, false),
-            ("/mw/", false, false),
-            ("/mw/plaintext", false, false),
-            ("/mw/plaintext/", false, false),
-            ("/Mw/PlainText", false, false),
-            ("/mw/:x", false, false),
-            ("/mw/plain*", false, false),
-            ("/mw.json", false, false),
-            ("^\\/mw\\/p", false, true),
-        ]
-        .iter()
-        .map(|&(p, u, r)| (p.to_owned(), u, r))
-        .collect();
-        // Enough layers for a trie.
-        shapes.extend((0..15).map(|k| (format!("/r/route{k}/:id"), false, false)));
-        let paths = [
-            "",
-            "/",
-            "/mw",
-            "/mw/",
-            "/MW",
-            "/Mw/PlainText",
-            "/mw/plaintext",
-            "/mw/plaintext/",
-            "/mw//plaintext",
-            "/mw.json",
-            "/mwx",
-            "/mw/plain",
-            "/r/route1/",
-        ];
-        let (mut known, mut left_out) = (0, 0);
-        for sensitive in [false, true] {
-            for strict in [false, true] {
-                let stack: Vec<Layer> = shapes
-                    .iter()
-                    .map(|(p, is_use, regex)| {
-                        let opts = webfw_pattern::Options {
-                            end: !is_use,
-                            strict: !is_use && strict,
-                            sensitive,
-                        };
-                        let spec = if *regex {
-                            PathSpec::Regex(p.clone())
-                        } else {
-                            PathSpec::Pattern(p.clone())
-                        };
-                        let kind = if *is_use {
-                            LayerKind::Use(Vec::new())
-                        } else {
-                            LayerKind::Route(Route::new(Some(p.clone())))
-                        };
-                        Layer::new(&spec, opts, kind).unwrap()
-                    })
-                    .collect();
-                let idx = Index::build(&stack, sensitive);
-                for path in paths {
-                    let exact = idx.exact.as_ref().unwrap().get(path.as_bytes()).is_some();
-                    let (found, prefixed) = idx.candidates(path, 0);
-                    for (i, layer) in stack.iter().enumerate() {
-                        let with_edge = |len: usize| {
-                            let edge = match layer.kind {
-                                LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
-                                LayerKind::Route(_) => None,
-                            };
-                            (len, edge)
-                        };
-                        let matched = |prefixed| {
-                            let m = layer.match_path(path, prefixed).unwrap();
-                            m.map(|m| with_edge(m.len))
-                        };
-                        let want = matched(false);
-                        let got = match found.iter().find(|c| c.layer == i as u32) {
-                            None => {
-                                left_out += usize::from(exact && i < 13);
-                                None
-                            }
-                            Some(Candidate {
-                                fact: Fact::Matches { len, edge },
-                                ..
-                            }) => {
-                                assert!(exact, "facts only for exact hits");
-                                known += 1;
-                                Some((*len as usize, *edge))
-                            }
-                            Some(_) => matched(prefixed),
-                        };
-                        let case = format!("layer {i} path {path:?} {sensitive} {strict}");
-                        assert_eq!(got, want, "{case}");
-                    }
-                }
-            }
-        }
-        // The test saw layers known to match and layers left out.
-        assert!(known > 20 && left_out > 20, "{known} {left_out}");
     }
 
     #[test]

@@ -8,8 +8,101 @@ use super::index::Fact;
 use super::route::Route;
 use super::{Params, PathSpec};
 use crate::error::Error;
-use crate::handler::Middleware;
-use crate::request::mount_edge;
+use crate::handler::markers::{AppValue, MiddlewareValue, RouterValue};
+use crate::handler::sealed::Plain;
+use crate::handler::{ErrorHandler, Handler, IntoMiddleware, SyncHandler};
+
+/// One entry of a `use` or route stack: a handler, an error handler, a
+/// router or an app, as converted by [`IntoMiddleware`].
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn hi(_req: &mut Request, res: &mut Response) -> Result { res.send("hi") }
+/// let entry: webfw::Middleware = webfw::IntoMiddleware::into_middleware(hi);
+/// let mut app = webfw::app();
+/// app.use_(entry);
+/// ```
+pub struct Middleware(pub(crate) Entry);
+
+/// What a [`Middleware`] holds.
+pub(crate) enum Entry {
+    /// A handler that may await: called through its future.
+    Handler(Arc<dyn Handler>),
+    /// A handler that never awaits: called directly (the crate's fast
+    /// path for plain functions; it must answer as `Handler` would).
+    Sync(Arc<dyn SyncHandler>),
+    /// An error handler.
+    Error(Arc<dyn ErrorHandler>),
+    /// A mounted router, as registered.
+    Router(Box<super::Router>),
+    /// A mounted router once the app tree is frozen for serving.
+    Frozen(Box<super::Frozen>),
+    /// A mounted sub-application, as registered.
+    App(Box<crate::app::App>),
+    /// A mounted sub-application once the app tree is frozen for serving.
+    Mounted(crate::app::AppRef),
+}
+
+impl Middleware {
+    /// A handler that may await.
+    pub(crate) fn from_handler(h: Arc<dyn Handler>) -> Middleware {
+        Middleware(Entry::Handler(h))
+    }
+
+    /// A handler that never awaits.
+    pub(crate) fn sync(h: Arc<dyn SyncHandler>) -> Middleware {
+        Middleware(Entry::Sync(h))
+    }
+
+    /// An error handler.
+    pub(crate) fn from_error_handler(h: Arc<dyn ErrorHandler>) -> Middleware {
+        Middleware(Entry::Error(h))
+    }
+}
+
+impl std::fmt::Debug for Middleware {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            Entry::Handler(_) | Entry::Sync(_) => "Middleware::Handler",
+            Entry::Error(_) => "Middleware::Error",
+            Entry::Router(_) | Entry::Frozen(_) => "Middleware::Router",
+            Entry::App(_) | Entry::Mounted(_) => "Middleware::App",
+        })
+    }
+}
+
+impl IntoMiddleware<MiddlewareValue> for Middleware {
+    fn into_middleware(self) -> Middleware {
+        self
+    }
+}
+
+impl IntoMiddleware<RouterValue> for super::Router {
+    fn into_middleware(self) -> Middleware {
+        Middleware(Entry::Router(Box::new(self)))
+    }
+}
+
+impl IntoMiddleware<AppValue> for crate::app::App {
+    fn into_middleware(self) -> Middleware {
+        Middleware(Entry::App(Box::new(self)))
+    }
+}
+
+impl Plain<MiddlewareValue> for Middleware {}
+impl Plain<RouterValue> for super::Router {}
+impl Plain<AppValue> for crate::app::App {}
+
+/// For a mount path of `len` bytes at the start of `path`: whether it ends
+/// with `/`, when the path goes on with `/` after it (the only mount
+/// [`Request::enter_mount`] does by moving offsets); `None` otherwise.
+#[inline(always)]
+pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
+    match (path.first(), path.get(len)) {
+        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
+        _ => None,
+    }
+}
 
 pub(crate) enum LayerKind {
     /// `use` middleware, run in order under the stripped mount path.
@@ -145,42 +238,148 @@ impl Layer {
         }
     }
 
-    pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
+    pub(crate) fn freeze(&mut self, parent: &crate::app::Parent) {
         match &mut self.kind {
-            LayerKind::Use(handlers) => freeze_all(handlers.iter_mut(), parent),
+            LayerKind::Use(handlers) => handlers.iter_mut().for_each(|h| h.freeze(parent)),
             LayerKind::Route(route) => {
                 route.freeze();
-                freeze_all(route.stack.iter_mut().map(|(_, h)| h), parent);
+                route.stack.iter_mut().for_each(|(_, h)| h.freeze(parent));
             }
         }
     }
 }
 
-fn freeze_all<'a>(handlers: impl Iterator<Item = &'a mut Middleware>, parent: &crate::app::Frozen) {
-    for h in handlers {
-        match h {
-            Middleware::Router(r) => r.freeze(parent),
-            Middleware::App(_) => {
-                let Middleware::App(app) = std::mem::replace(h, Middleware::Handler(noop())) else {
-                    unreachable!("matched App above")
-                };
-                *h = Middleware::Mounted(app.freeze_under(parent));
+impl Middleware {
+    /// Freezes a mounted router or app for serving.
+    fn freeze(&mut self, parent: &crate::app::Parent) {
+        match &mut self.0 {
+            Entry::Router(r) => {
+                let router = std::mem::take(&mut **r);
+                self.0 = Entry::Frozen(Box::new(router.freeze(parent)));
+            }
+            Entry::App(app) => {
+                let app = std::mem::take(&mut **app);
+                self.0 = Entry::Mounted(app.freeze_under(parent));
             }
             _ => {}
         }
     }
 }
 
-fn noop() -> Arc<dyn crate::handler::Handler> {
-    struct Noop;
-    impl crate::handler::Handler for Noop {
-        fn call<'a>(
-            &'a self,
-            _req: &'a mut crate::Request,
-            _res: &'a mut crate::Response,
-        ) -> crate::handler::HandlerFuture<'a> {
-            crate::handler::HandlerFuture::Ready(Some(crate::next()))
-        }
+#[cfg(test)]
+mod tests {
+    use super::super::PathSpec;
+    use super::super::index::{Candidate, Index};
+    use super::*;
+
+    fn index(stack: &[Layer], sensitive: bool) -> Index {
+        let prefixes: Vec<&str> = stack.iter().map(Layer::literal_prefix).collect();
+        Index::build(&prefixes, sensitive, |i, text| {
+            stack[i as usize].fact_at(text)
+        })
     }
-    Arc::new(Noop)
+
+    #[test]
+    fn an_exact_hit_knows_what_matching_each_layer_would_give() {
+        // (pattern, a `use` layer?, regex?)
+        let mut shapes: Vec<(String, bool, bool)> = [
+            ("/mw", true, false),
+            ("/mw/", true, false),
+            ("/", true, false),
+            ("/MW", true, false),
+            ("/mw", false, false),
+            ("/mw/", false, false),
+            ("/mw/plaintext", false, false),
+            ("/mw/plaintext/", false, false),
+            ("/Mw/PlainText", false, false),
+            ("/mw/:x", false, false),
+            ("/mw/plain*", false, false),
+            ("/mw.json", false, false),
+            ("^\\/mw\\/p", false, true),
+        ]
+        .iter()
+        .map(|&(p, u, r)| (p.to_owned(), u, r))
+        .collect();
+        // Enough layers for a trie.
+        shapes.extend((0..15).map(|k| (format!("/r/route{k}/:id"), false, false)));
+        let paths = [
+            "",
+            "/",
+            "/mw",
+            "/mw/",
+            "/MW",
+            "/Mw/PlainText",
+            "/mw/plaintext",
+            "/mw/plaintext/",
+            "/mw//plaintext",
+            "/mw.json",
+            "/mwx",
+            "/mw/plain",
+            "/r/route1/",
+        ];
+        let (mut known, mut left_out) = (0, 0);
+        for sensitive in [false, true] {
+            for strict in [false, true] {
+                let stack: Vec<Layer> = shapes
+                    .iter()
+                    .map(|(p, is_use, regex)| {
+                        let opts = webfw_pattern::Options {
+                            end: !is_use,
+                            strict: !is_use && strict,
+                            sensitive,
+                        };
+                        let spec = if *regex {
+                            PathSpec::Regex(p.clone())
+                        } else {
+                            PathSpec::Pattern(p.clone())
+                        };
+                        let kind = if *is_use {
+                            LayerKind::Use(Vec::new())
+                        } else {
+                            LayerKind::Route(Route::new(Some(p.clone())))
+                        };
+                        Layer::new(&spec, opts, kind).unwrap()
+                    })
+                    .collect();
+                let idx = index(&stack, sensitive);
+                for path in paths {
+                    let exact = idx.is_exact(path);
+                    let (found, prefixed) = idx.candidates(path, 0);
+                    for (i, layer) in stack.iter().enumerate() {
+                        let with_edge = |len: usize| {
+                            let edge = match layer.kind {
+                                LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
+                                LayerKind::Route(_) => None,
+                            };
+                            (len, edge)
+                        };
+                        let matched = |prefixed| {
+                            let m = layer.match_path(path, prefixed).unwrap();
+                            m.map(|m| with_edge(m.len))
+                        };
+                        let want = matched(false);
+                        let got = match found.iter().find(|c| c.layer == i as u32) {
+                            None => {
+                                left_out += usize::from(exact && i < 13);
+                                None
+                            }
+                            Some(Candidate {
+                                fact: Fact::Matches { len, edge },
+                                ..
+                            }) => {
+                                assert!(exact, "facts only for exact hits");
+                                known += 1;
+                                Some((*len as usize, *edge))
+                            }
+                            Some(_) => matched(prefixed),
+                        };
+                        let case = format!("layer {i} path {path:?} {sensitive} {strict}");
+                        assert_eq!(got, want, "{case}");
+                    }
+                }
+            }
+        }
+        // The test saw layers known to match and layers left out.
+        assert!(known > 20 && left_out > 20, "{known} {left_out}");
+    }
 }

@@ -3,22 +3,26 @@
 
 mod dispatch;
 mod exact;
+pub(crate) mod flow;
+#[cfg(test)]
+mod flow_agree;
 mod index;
-mod layer;
-mod params;
+pub(crate) mod layer;
 mod route;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-pub use params::Params;
+pub use crate::request::Params;
+pub(crate) use layer::Entry;
+pub use layer::Middleware;
 pub use route::{RouteBuilder, RouteInfo};
 
 pub(crate) use dispatch::{Exit, Resume};
 use layer::{Layer, LayerKind};
 use route::Route;
 
-use crate::handler::{IntoMiddlewares, IntoParamHandler, Middleware, ParamHandler};
+use crate::handler::{IntoMiddlewares, IntoParamHandler, ParamHandler};
 
 /// Options of [`Router::with_options`] (`express.Router(options)`).
 ///
@@ -133,7 +137,15 @@ pub struct Router {
     pub(crate) opts: RouterOptions,
     stack: Vec<Layer>,
     params: HashMap<String, Vec<Arc<dyn ParamHandler>>>,
-    index: Option<index::Index>,
+}
+
+/// A router frozen for serving: only this one runs requests, so a router
+/// cannot be used before its index is built.
+pub(crate) struct Frozen {
+    opts: RouterOptions,
+    stack: Vec<Layer>,
+    params: HashMap<String, Vec<Arc<dyn ParamHandler>>>,
+    index: index::Index,
 }
 
 impl Default for Router {
@@ -171,7 +183,6 @@ impl Router {
             opts,
             stack: Vec::new(),
             params: HashMap::new(),
-            index: None,
         }
     }
 
@@ -226,7 +237,6 @@ impl Router {
         let layer = Layer::new(&path, self.pattern_opts(false), LayerKind::Use(handlers))
             .unwrap_or_else(|e| panic!("invalid mount path {path:?}: {e}"));
         self.stack.push(layer);
-        self.index = None;
     }
 
     /// `router.route(path)`: a route on which handlers for several methods can
@@ -246,7 +256,6 @@ impl Router {
         let layer = Layer::new(&path, self.pattern_opts(true), LayerKind::Route(route))
             .unwrap_or_else(|e| panic!("invalid route path {path:?}: {e}"));
         self.stack.push(layer);
-        self.index = None;
         let LayerKind::Route(route) = &mut self.stack.last_mut().expect("just pushed").kind else {
             unreachable!("a route layer was just pushed")
         };
@@ -343,13 +352,22 @@ impl Router {
         self.stack.is_empty()
     }
 
-    /// Freezes sub-apps mounted in this router tree and builds the matching
-    /// indexes; called once before serving.
-    pub(crate) fn freeze(&mut self, parent: &crate::app::Frozen) {
+    /// Freezes the routers and sub-apps mounted in this router tree and
+    /// builds the matching index; the router can then serve.
+    pub(crate) fn freeze(mut self, parent: &crate::app::Parent) -> Frozen {
         for layer in &mut self.stack {
             layer.freeze(parent);
         }
-        self.index = Some(index::Index::build(&self.stack, self.opts.case_sensitive));
+        let prefixes: Vec<&str> = self.stack.iter().map(Layer::literal_prefix).collect();
+        let index = index::Index::build(&prefixes, self.opts.case_sensitive, |i, text| {
+            self.stack[i as usize].fact_at(text)
+        });
+        Frozen {
+            opts: self.opts,
+            stack: self.stack,
+            params: self.params,
+            index,
+        }
     }
 }
 

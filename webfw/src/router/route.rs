@@ -3,7 +3,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::handler::{IntoMiddlewares, Middleware};
+use super::Middleware;
+use crate::handler::IntoMiddlewares;
 
 /// The matched route as handlers see it (`req.route`).
 ///

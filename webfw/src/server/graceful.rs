@@ -1,7 +1,7 @@
 //! Graceful shutdown of open connections.
 //!
 //! hyper-util's watcher polls a shutdown channel every time a connection is
-//! polled, which is at least once per request (~150 instructions). Here a
+//! polled, which is at least once per request. Here a
 //! connection registers its task's waker once, and each poll costs one
 //! atomic load; shutting down wakes every registered connection, which then
 //! asks hyper to finish its in-flight request and close.

@@ -1,9 +1,8 @@
 //! hyper/tokio glue: listening on TCP (optionally TLS) or a UNIX socket,
 //! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
 
-pub(crate) mod exchange;
+pub(crate) mod dispatch;
 mod graceful;
-pub(crate) mod header_pool;
 mod pair;
 mod sanitize;
 mod signals;
@@ -28,7 +27,8 @@ use tokio::sync::watch;
 use crate::app::{App, AppRef};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
-use exchange::{Chain, Dispatch, Exchange};
+use crate::response::outbox::Mailbox;
+use dispatch::{Chain, Dispatch};
 use pair::Pair;
 use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight, Watchdog};
@@ -445,8 +445,7 @@ impl Builders {
         let mut h1 = http1::Builder::new();
         // One buffer per response (head and body copied together, one
         // `write`) instead of hyper's queue of buffers for `writev`: the
-        // queue's bookkeeping cost ~400 instructions per response, more than
-        // copying a typical body. Large bodies are still flushed in
+        // queue's bookkeeping costs more than copying a typical body. Large bodies are still flushed in
         // `max_buf_size` pieces.
         h1.max_buf_size(HYPER_MAX_BUF)
             .writev(false)
@@ -519,23 +518,23 @@ fn service(
     raw_targets: Arc<RawTargets>,
 ) -> impl hyper::service::Service<
     http::Request<Incoming>,
-    Response = exchange::HyperResponse,
+    Response = dispatch::HyperResponse,
     Error = std::convert::Infallible,
     Future = Dispatch,
 > + Send
 + 'static {
-    let shared = Arc::new(Exchange::default());
+    let shared = Arc::new(Mailbox::default());
     hyper::service::service_fn(move |req: http::Request<Incoming>| {
         let in_flight = InFlight::new(&activity);
-        // Reuse the connection's exchange when no earlier request still holds it.
-        let exchange = if Arc::strong_count(&shared) == 1 {
+        // Reuse the connection's mailbox when no earlier request still holds it.
+        let mailbox = if Arc::strong_count(&shared) == 1 {
             // Pairs with the release of the last other handle's drop: what
-            // the earlier request's response did to the exchange is seen.
+            // the earlier request's response did to the mailbox is seen.
             std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
             shared.reset();
             shared.clone()
         } else {
-            Arc::new(Exchange::default())
+            Arc::new(Mailbox::default())
         };
         let (parts, body) = req.into_parts();
         let raw_target = raw_targets.next(|| match parts.uri.scheme() {
@@ -575,9 +574,9 @@ fn service(
         let mut pair = Pair::empty();
         let (req_slot, res_slot) = pair.slots();
         let req = Request::new_in(req_slot, parts, raw_target, body, peer, secure, app.clone());
-        Response::new_in(res_slot, req, exchange.clone());
+        Response::new_in(res_slot, req, mailbox.clone());
         let (req, res) = pair.parts();
-        res.hold_head();
+        res.outbox.hold();
         // The chain runs here, in hyper's service call, as far as its
         // handlers are synchronous: no future is built or boxed for it.
         let resume = match rejected {
@@ -590,7 +589,7 @@ fn service(
                 // router itself is answered as a panicked chain is.
                 .unwrap_or(None),
         };
-        let held = res.take_held_head();
+        let held = res.outbox.take_held();
         let chain = match resume {
             None if res.has_finish_hooks() => Chain::Answered(Some(pair)),
             None => Chain::Answered(None),
@@ -606,7 +605,7 @@ fn service(
         Dispatch::new(
             chain,
             held,
-            exchange,
+            mailbox,
             in_flight,
             crate::final_handler::panic_response,
         )

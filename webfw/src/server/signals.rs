@@ -4,10 +4,9 @@
 //! task waits for the other end to become readable: the runtime's I/O
 //! driver watches it with the connections, at no cost until a signal comes.
 //! Not tokio's signal driver, which looks for delivered signals each time
-//! the runtime parks (on a busy single-threaded server, once per request:
-//! ~28 instructions each). Not a thread blocked on the signals either: the
-//! first extra thread turns on glibc malloc's locking for the whole process
-//! (~140 instructions per request measured).
+//! the runtime parks (on a busy single-threaded server, once per request).
+//! Not a thread blocked on the signals either: the first extra thread turns
+//! on glibc malloc's locking for the whole process (docs/PERFORMANCE.md).
 
 use super::ShutdownHandle;
 

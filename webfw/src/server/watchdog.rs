@@ -1,11 +1,11 @@
 //! The header-read timeout, kept off the per-request path and off the
 //! runtime's timer.
 //!
-//! hyper's own header-read timeout arms a timer for every request head, which
-//! cost about a tenth of a small request. A timer per connection costs less,
-//! but while any timer is pending every park of the runtime walks the timer
-//! wheel and reads the clock again: about 200 instructions per request when
-//! requests arrive one at a time. A thread of our own would cost as much,
+//! hyper's own header-read timeout arms a timer for every request head, a
+//! large share of a small request. A timer per connection costs less, but
+//! while any timer is pending every park of the runtime walks the timer
+//! wheel and reads the clock again, on every request when requests arrive
+//! one at a time (docs/PERFORMANCE.md). A thread of our own would cost as much,
 //! since libc's socket calls take a slower path once a process has a second
 //! thread. So one task per listener watches all its connections, woken a few
 //! times per timeout period by a timerfd through the I/O driver (elsewhere

@@ -4,7 +4,7 @@
 //! two frees cost about as much as hashing all of a small response's
 //! headers. The response's map stays in its box from its first header to
 //! the hand-off to hyper, so the ~100-byte map itself is not copied at each
-//! step on the way (into the head, the exchange, the connection's future).
+//! step on the way (into the head, the outbox, the connection's future).
 
 use std::cell::Cell;
 
@@ -15,8 +15,8 @@ const MAX_CAPACITY: usize = 64;
 
 /// Headers a kept map is sized for: 16 slots. A small response's few
 /// headers then rarely share a slot (with `HeaderMap`'s first size, 8, its
-/// inserts probed past each other: −39 instructions per `/plaintext`), and
-/// clearing the slots still costs little (32 slots: only −18).
+/// inserts probed past each other), and clearing the slots still costs
+/// little (docs/PERFORMANCE.md).
 const RESERVE: usize = 12;
 
 thread_local! {

@@ -1,24 +1,23 @@
-//! The hand-off between a request's chain and the connection.
+//! The connection's side of a request: runs its chain and turns what the
+//! response put in its outbox into hyper's response.
 //!
 //! The chain runs synchronously inside hyper's service call for as long as
 //! its handlers do; from the first that may await, the rest runs in one
 //! boxed future that holds the request and response. When a handler sends
 //! the head (`send`, `end`, first `write`), the response
-//! moves status, headers and (for complete bodies) the body into the
-//! [`Exchange`]. After each poll of the chain, [`Dispatch`] looks there: once a
+//! moves status, headers and (for complete bodies) the body into its
+//! outbox's [`Mailbox`]. After each poll of the chain, [`Dispatch`] looks there: once a
 //! head is present it answers hyper at once, even if the chain is still
 //! running; the rest of the chain is then driven by the response body
 //! ([`ResponseBody`]) while it streams, so no task is spawned per request.
 //! `on_finish` hooks run when the body is done or dropped (or, for hooks
 //! that need no finish time, as soon as the response is complete).
 
-use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
@@ -26,112 +25,8 @@ use http::HeaderMap;
 use http_body::{Frame, SizeHint};
 
 use super::watchdog::InFlight;
-
-/// The body part of a committed head.
-pub(crate) enum HeadBody {
-    /// The whole body.
-    Full(Bytes),
-    /// No body (Content-Length 0 unless set otherwise).
-    Empty,
-    /// Chunks follow through the exchange.
-    Stream,
-}
-
-pub(crate) struct Head {
-    pub(crate) status: u16,
-    /// Boxed from the response's first header to the hand-off to hyper.
-    pub(crate) headers: Box<HeaderMap>,
-    pub(crate) body: HeadBody,
-}
-
-#[derive(Default)]
-struct State {
-    head: Option<Head>,
-    chunks: VecDeque<Bytes>,
-    ended: bool,
-    waker: Option<Waker>,
-}
-
-/// Shared between a [`Response`] and the connection side for one request.
-#[derive(Default)]
-pub(crate) struct Exchange {
-    state: Mutex<State>,
-    /// Whether the state needs [`Exchange::reset`] before the next request:
-    /// only a streamed response leaves anything behind (a complete one is
-    /// cleared as its head is taken).
-    streamed: AtomicBool,
-}
-
-impl Exchange {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while holding this lock cannot leave the state inconsistent
-        // (every update is a single assignment or push), so poisoning is ignored.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    pub(crate) fn put_head(&self, status: u16, headers: Box<HeaderMap>, body: HeadBody) {
-        let mut st = self.lock();
-        if matches!(body, HeadBody::Stream) {
-            self.streamed.store(true, Ordering::Relaxed);
-        } else {
-            st.ended = true;
-        }
-        st.head = Some(Head {
-            status,
-            headers,
-            body,
-        });
-    }
-
-    pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) {
-        self.streamed.store(true, Ordering::Relaxed);
-        let mut st = self.lock();
-        if !chunk.is_empty() {
-            st.chunks.push_back(chunk);
-        }
-        if end {
-            st.ended = true;
-        }
-        if let Some(w) = st.waker.take() {
-            w.wake();
-        }
-    }
-
-    /// The head, once; taking a complete response's leaves the state as new.
-    fn take_head(&self) -> Option<Head> {
-        let mut st = self.lock();
-        let head = st.head.take();
-        if head
-            .as_ref()
-            .is_some_and(|h| !matches!(h.body, HeadBody::Stream))
-        {
-            st.ended = false;
-        }
-        head
-    }
-
-    fn has_head(&self) -> bool {
-        self.lock().head.is_some()
-    }
-
-    /// Whether the whole response (head and body) is here.
-    fn is_complete(&self) -> bool {
-        let st = self.lock();
-        st.head.is_some() && st.ended
-    }
-
-    /// Prepares the exchange for the next request on the same connection.
-    pub(crate) fn reset(&self) {
-        if !self.streamed.swap(false, Ordering::Relaxed) {
-            return;
-        }
-        let mut st = self.lock();
-        st.head = None;
-        st.chunks.clear();
-        st.ended = false;
-        st.waker = None;
-    }
-}
+use crate::response::header_pool;
+use crate::response::outbox::{Chunk, Head, HeadBody, Mailbox};
 
 /// The future that runs one request's chain and returns the request and
 /// response when it is done.
@@ -158,17 +53,17 @@ pub(crate) type PanicResponder = fn() -> (u16, HeaderMap, Bytes);
 /// The service future: polls the chain until a head is available.
 pub(crate) struct Dispatch {
     chain: Option<ChainFuture>,
-    exchange: Arc<Exchange>,
+    mailbox: Arc<Mailbox>,
     /// Moves into the response body: the request is in flight until hyper
     /// drops the body.
     in_flight: Option<InFlight>,
     on_panic: PanicResponder,
     /// Set when the chain answered during [`Dispatch::new`]: what it
-    /// returned, if it finished. The head waits in the exchange, so the
+    /// returned, if it finished. The head waits in the mailbox, so the
     /// future stays small for hyper to move.
     answered: Option<Option<Finished>>,
     /// A complete head the chain sent inside the service call, handed over
-    /// directly: taking it from the exchange costs a lock on each side.
+    /// directly: taking it from the mailbox costs a lock on each side.
     held: Option<Head>,
 }
 
@@ -176,7 +71,7 @@ impl Dispatch {
     pub(crate) fn new(
         chain: Chain,
         held: Option<Head>,
-        exchange: Arc<Exchange>,
+        mailbox: Arc<Mailbox>,
         in_flight: InFlight,
         on_panic: PanicResponder,
     ) -> Self {
@@ -186,7 +81,7 @@ impl Dispatch {
         };
         let mut d = Dispatch {
             chain,
-            exchange,
+            mailbox,
             in_flight: Some(in_flight),
             on_panic,
             answered: None,
@@ -205,7 +100,7 @@ impl Dispatch {
         });
         if let Some(mut done) = answered {
             if let Some(pair) = done.as_mut()
-                && (d.held.is_some() || d.exchange.is_complete())
+                && (d.held.is_some() || d.mailbox.is_complete())
             {
                 // Hooks that need no finish time see the same request and
                 // response now as after the write: run them, and the
@@ -222,7 +117,7 @@ impl Dispatch {
     }
 
     /// Polls the chain; ready once the chain is done (with the pair when
-    /// hooks still need it) or a head is waiting in the exchange.
+    /// hooks still need it) or a head is waiting in the mailbox.
     fn step(&mut self, cx: &mut Context<'_>) -> Poll<Option<Finished>> {
         let Some(chain) = self.chain.as_mut() else {
             return Poll::Pending;
@@ -232,7 +127,7 @@ impl Dispatch {
                 self.chain = None;
                 Poll::Ready(done)
             }
-            Ok(Poll::Pending) if self.held.is_some() || self.exchange.has_head() => {
+            Ok(Poll::Pending) if self.held.is_some() || self.mailbox.has_head() => {
                 Poll::Ready(None)
             }
             Ok(Poll::Pending) => Poll::Pending,
@@ -255,7 +150,7 @@ impl Future for Dispatch {
         };
         let head = match this.held.take() {
             Some(head) => Some(head),
-            None => this.exchange.take_head(),
+            None => this.mailbox.take_head(),
         };
         Poll::Ready(Ok(build(head, this, done)))
     }
@@ -308,7 +203,7 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
         HeadBody::Full(b) => Kind::Full(Some(b)),
         HeadBody::Empty => Kind::Full(None),
         HeadBody::Stream => Kind::Stream {
-            exchange: d.exchange.clone(),
+            mailbox: d.mailbox.clone(),
             chain: d.chain.take(),
         },
     };
@@ -326,25 +221,25 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
     }
     let map = std::mem::replace(&mut *headers, HeaderMap::new());
     // The map `Response::new` made owns no memory: forgetting it leaks
-    // nothing and skips its drop glue (~60 instructions per response). The
+    // nothing and skips its drop glue on every response. The
     // emptied box holds the next request's map.
     let made = std::mem::replace(response.headers_mut(), map);
     debug_assert_eq!(made.capacity(), 0);
     std::mem::forget(made);
-    super::header_pool::give_box(headers);
+    header_pool::give_box(headers);
     response
 }
 
 enum Kind {
     Full(Option<Bytes>),
     Stream {
-        exchange: Arc<Exchange>,
+        mailbox: Arc<Mailbox>,
         chain: Option<ChainFuture>,
     },
 }
 
 /// The body hyper writes: a complete buffer, or chunks streamed through the
-/// exchange while the rest of the chain runs.
+/// mailbox while the rest of the chain runs.
 pub struct ResponseBody {
     kind: Kind,
     finisher: Option<Finished>,
@@ -391,14 +286,10 @@ impl http_body::Body for ResponseBody {
                     Poll::Ready(None)
                 }
             },
-            Kind::Stream { exchange, chain } => loop {
-                {
-                    let mut st = exchange.lock();
-                    if let Some(c) = st.chunks.pop_front() {
-                        return Poll::Ready(Some(Ok(Frame::data(c))));
-                    }
-                    if st.ended {
-                        drop(st);
+            Kind::Stream { mailbox, chain } => loop {
+                match mailbox.next_chunk(cx.waker()) {
+                    Chunk::Data(c) => return Poll::Ready(Some(Ok(Frame::data(c)))),
+                    Chunk::Ended => {
                         if let Some(rest) = chain.take() {
                             // The response is complete; let the chain finish on its own.
                             spawn_rest(rest);
@@ -406,28 +297,27 @@ impl http_body::Body for ResponseBody {
                         this.finish();
                         return Poll::Ready(None);
                     }
-                    st.waker = Some(cx.waker().clone());
+                    Chunk::Waiting => {}
                 }
                 let Some(fut) = chain.as_mut() else {
                     // The chain is gone but never ended the stream: end it here.
-                    exchange.lock().ended = true;
+                    mailbox.end();
                     continue;
                 };
                 match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
                     Ok(Poll::Ready(done)) => {
                         *chain = None;
                         this.finisher = done;
-                        exchange.lock().ended = true;
+                        mailbox.end();
                     }
                     Ok(Poll::Pending) => {
-                        let st = exchange.lock();
-                        if st.chunks.is_empty() && !st.ended {
+                        if !mailbox.has_news() {
                             return Poll::Pending;
                         }
                     }
                     Err(_) => {
                         *chain = None;
-                        exchange.lock().ended = true;
+                        mailbox.end();
                     }
                 }
             },
@@ -494,11 +384,11 @@ mod tests {
     /// A dispatch whose chain registers a finish hook (when `hook` is
     /// given), optionally yields once, then sends.
     fn dispatch(hook: Option<Hook>, yields: bool) -> Dispatch {
-        let exchange = Arc::new(Exchange::default());
+        let mailbox = Arc::new(Mailbox::default());
         let mut pair = Pair::empty();
         let (req, res) = pair.slots();
         let req = req.fill(Request::for_test(Method::GET, "/"));
-        res.fill(Response::new(req, exchange.clone()));
+        res.fill(Response::new(req, mailbox.clone()));
         let chain: ChainFuture = Box::pin(async move {
             if yields {
                 YieldOnce(false).await;
@@ -514,7 +404,7 @@ mod tests {
         Dispatch::new(
             Chain::Running(chain),
             None,
-            exchange,
+            mailbox,
             InFlight::new(&activity),
             crate::final_handler::panic_response,
         )

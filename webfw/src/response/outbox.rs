@@ -1,0 +1,243 @@
+//! What a response has sent: the head, the body chunks, and whether the body
+//! has ended. The response writes into its [`Outbox`]; the connection side
+//! reads the shared [`Mailbox`] behind it (the server depends on this file,
+//! never the reverse).
+//!
+//! A complete head committed while the chain still runs inside the service
+//! call is *held* in the outbox instead of going through the mailbox: the
+//! service call hands it on itself, and no lock is taken on either side.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::Waker;
+
+use bytes::Bytes;
+use http::HeaderMap;
+
+/// The body part of a committed head.
+pub(crate) enum HeadBody {
+    /// The whole body.
+    Full(Bytes),
+    /// No body (Content-Length 0 unless set otherwise).
+    Empty,
+    /// Chunks follow through the mailbox.
+    Stream,
+}
+
+/// A committed status line and headers, with what follows them.
+pub(crate) struct Head {
+    pub(crate) status: u16,
+    /// Boxed from the response's first header to the hand-off to hyper.
+    pub(crate) headers: Box<HeaderMap>,
+    pub(crate) body: HeadBody,
+}
+
+#[derive(Default)]
+struct State {
+    head: Option<Head>,
+    chunks: VecDeque<Bytes>,
+    ended: bool,
+    waker: Option<Waker>,
+}
+
+/// The part of an outbox the connection reads, shared with the response.
+#[derive(Default)]
+pub(crate) struct Mailbox {
+    state: Mutex<State>,
+    /// Whether the state needs [`Mailbox::reset`] before the next request:
+    /// only a streamed response leaves anything behind (a complete one is
+    /// cleared as its head is taken).
+    streamed: AtomicBool,
+}
+
+/// What [`Mailbox::next_chunk`] found.
+pub(crate) enum Chunk {
+    /// A chunk to write.
+    Data(Bytes),
+    /// The body has ended and every chunk was taken.
+    Ended,
+    /// Nothing yet; the waker is woken when a chunk arrives.
+    Waiting,
+}
+
+impl Mailbox {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding this lock cannot leave the state inconsistent
+        // (every update is a single assignment or push), so poisoning is ignored.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn put_head(&self, head: Head) {
+        let mut st = self.lock();
+        if matches!(head.body, HeadBody::Stream) {
+            self.streamed.store(true, Ordering::Relaxed);
+        } else {
+            st.ended = true;
+        }
+        st.head = Some(head);
+    }
+
+    fn push_chunk(&self, chunk: Bytes, end: bool) {
+        self.streamed.store(true, Ordering::Relaxed);
+        let mut st = self.lock();
+        if !chunk.is_empty() {
+            st.chunks.push_back(chunk);
+        }
+        if end {
+            st.ended = true;
+        }
+        if let Some(w) = st.waker.take() {
+            w.wake();
+        }
+    }
+
+    /// The head, once; taking a complete response's leaves the state as new.
+    pub(crate) fn take_head(&self) -> Option<Head> {
+        let mut st = self.lock();
+        let head = st.head.take();
+        if head
+            .as_ref()
+            .is_some_and(|h| !matches!(h.body, HeadBody::Stream))
+        {
+            st.ended = false;
+        }
+        head
+    }
+
+    /// Whether a head is waiting.
+    pub(crate) fn has_head(&self) -> bool {
+        self.lock().head.is_some()
+    }
+
+    /// Whether the whole response (head and body) is here.
+    pub(crate) fn is_complete(&self) -> bool {
+        let st = self.lock();
+        st.head.is_some() && st.ended
+    }
+
+    /// The next chunk of a streamed body; when there is none yet, `waker`
+    /// is kept to be woken by the next.
+    pub(crate) fn next_chunk(&self, waker: &Waker) -> Chunk {
+        let mut st = self.lock();
+        if let Some(c) = st.chunks.pop_front() {
+            return Chunk::Data(c);
+        }
+        if st.ended {
+            return Chunk::Ended;
+        }
+        st.waker = Some(waker.clone());
+        Chunk::Waiting
+    }
+
+    /// Whether a chunk or the end arrived since [`Mailbox::next_chunk`]
+    /// found none.
+    pub(crate) fn has_news(&self) -> bool {
+        let st = self.lock();
+        !st.chunks.is_empty() || st.ended
+    }
+
+    /// Ends the body: the writer is gone without ending it.
+    pub(crate) fn end(&self) {
+        self.lock().ended = true;
+    }
+
+    /// Prepares the mailbox for the next request on the same connection.
+    pub(crate) fn reset(&self) {
+        if !self.streamed.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        let mut st = self.lock();
+        st.head = None;
+        st.chunks.clear();
+        st.ended = false;
+        st.waker = None;
+    }
+}
+
+/// A response's side of the hand-off: the shared mailbox, and the head held
+/// back while the chain runs inside the service call.
+pub(crate) struct Outbox {
+    mailbox: Arc<Mailbox>,
+    /// Whether a complete head is kept in `held` rather than put in the
+    /// mailbox (see the module's documentation).
+    hold: bool,
+    held: Option<Head>,
+}
+
+impl Outbox {
+    pub(crate) fn new(mailbox: Arc<Mailbox>) -> Outbox {
+        Outbox {
+            mailbox,
+            hold: false,
+            held: None,
+        }
+    }
+
+    /// Sends a head: held when holding and complete, else to the mailbox.
+    pub(crate) fn put_head(&mut self, head: Head) {
+        if self.hold && !matches!(head.body, HeadBody::Stream) {
+            self.held = Some(head);
+        } else {
+            self.mailbox.put_head(head);
+        }
+    }
+
+    /// Sends a chunk of a streamed body, and ends the body when `end`.
+    pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) {
+        self.mailbox.push_chunk(chunk, end);
+    }
+
+    /// Keeps a complete head for [`Outbox::take_held`] from now on.
+    pub(crate) fn hold(&mut self) {
+        self.hold = true;
+    }
+
+    /// Stops keeping heads, and gives the one kept, if any.
+    pub(crate) fn take_held(&mut self) -> Option<Head> {
+        self.hold = false;
+        self.held.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(body: HeadBody) -> Head {
+        Head {
+            status: 200,
+            headers: Box::default(),
+            body,
+        }
+    }
+
+    #[test]
+    fn a_held_complete_head_skips_the_mailbox_and_a_streamed_one_does_not() {
+        let mailbox = Arc::new(Mailbox::default());
+        let mut outbox = Outbox::new(mailbox.clone());
+        outbox.hold();
+        outbox.put_head(head(HeadBody::Empty));
+        assert!(!mailbox.has_head());
+        assert!(outbox.take_held().is_some());
+        outbox.hold();
+        outbox.put_head(head(HeadBody::Stream));
+        assert!(outbox.take_held().is_none());
+        assert!(mailbox.has_head() && !mailbox.is_complete());
+    }
+
+    #[test]
+    fn chunks_come_out_in_order_then_the_end() {
+        let mailbox = Arc::new(Mailbox::default());
+        let outbox = Outbox::new(mailbox.clone());
+        outbox.push_chunk(Bytes::from_static(b"a"), false);
+        outbox.push_chunk(Bytes::from_static(b"b"), true);
+        let waker = Waker::noop();
+        assert!(matches!(mailbox.next_chunk(waker), Chunk::Data(c) if c == "a"));
+        assert!(matches!(mailbox.next_chunk(waker), Chunk::Data(c) if c == "b"));
+        assert!(matches!(mailbox.next_chunk(waker), Chunk::Ended));
+        mailbox.reset();
+        assert!(matches!(mailbox.next_chunk(waker), Chunk::Waiting));
+        assert!(!mailbox.has_news());
+    }
+}
