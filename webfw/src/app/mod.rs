@@ -7,6 +7,7 @@
 
 pub(crate) mod json;
 mod settings;
+pub(crate) mod views;
 
 use std::sync::Arc;
 
@@ -50,6 +51,7 @@ pub struct App {
     mountpath: Vec<String>,
     mountpath_is_list: bool,
     mount_hooks: Vec<MountHook>,
+    engines: crate::view::Engines,
 }
 
 impl Default for App {
@@ -93,6 +95,7 @@ impl App {
             mountpath: vec!["/".into()],
             mountpath_is_list: false,
             mount_hooks: Vec::new(),
+            engines: Default::default(),
         }
     }
 
@@ -358,6 +361,7 @@ impl App {
         let ctx = Frozen {
             settings: self.settings.resolve(None),
             path: String::new(),
+            engines: self.engines.clone(),
         };
         self.freeze_with(ctx)
     }
@@ -369,6 +373,7 @@ impl App {
         let ctx = Frozen {
             settings: self.settings.resolve(Some(&parent.settings)),
             path,
+            engines: self.engines.over(&parent.engines),
         };
         self.freeze_with(ctx)
     }
@@ -391,6 +396,7 @@ impl App {
             router,
             mountpath,
             path: ctx.path,
+            views: crate::view::Views::new(ctx.engines),
         }))
     }
 }
@@ -399,6 +405,7 @@ impl App {
 pub(crate) struct Frozen {
     settings: Settings,
     path: String,
+    engines: crate::view::Engines,
 }
 
 pub(crate) struct AppInner {
@@ -408,6 +415,7 @@ pub(crate) struct AppInner {
     router: Option<Router>,
     mountpath: Value,
     path: String,
+    views: crate::view::Views,
 }
 
 /// A running application (`req.app`): settings, locals, mount information.

@@ -6,6 +6,7 @@
 //! `on_finish` hooks run once the last byte has been handed to the connection.
 
 mod body_memo;
+mod render;
 mod send;
 
 use std::sync::Arc;
