@@ -16,6 +16,8 @@
 
 #[path = "conformance/log.rs"]
 mod log;
+#[path = "conformance/render.rs"]
+mod render;
 
 use std::path::PathBuf;
 
@@ -73,7 +75,7 @@ fn main() -> std::io::Result<()> {
     sub(&mut app);
     params(&mut app);
     etag(&mut app);
-    // Not ported yet: /render (views and the tpl engine) goes here, last.
+    render::routes(&mut app, &cfg.fixtures);
 
     let opts = ListenOptions::port(cfg.port).host("127.0.0.1");
     app.listen_with(opts, |addr| {
