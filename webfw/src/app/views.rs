@@ -44,7 +44,7 @@ impl AppRef {
     /// async fn mail_preview(req: &mut Request, res: &mut Response) -> Result {
     ///     let app = req.app().clone();
     ///     let html = app.render("email/welcome", serde_json::json!({ "user": "ada" })).await?;
-    ///     res.json(serde_json::json!({ "html": html }))
+    ///     res.json(&serde_json::json!({ "html": html }))
     /// }
     /// ```
     pub fn render(

@@ -24,33 +24,37 @@
 //!
 //! # Writing an engine
 //!
-//! Any template library fits behind the trait. This one is handlebars (with
-//! the `handlebars` crate as a dependency of your app):
+//! Any template library fits behind the trait. This one is
+//! [Tera](https://docs.rs/tera) (with `tera` as a dependency of your app;
+//! not compiled here, since webfw does not depend on it):
 //!
 //! ```ignore
-//! use handlebars::Handlebars;
 //! use webfw::view::{Engine, Locals, ViewFile};
 //! use webfw::Error;
 //!
-//! struct Hbs(Handlebars<'static>);
+//! struct TeraEngine;
 //!
-//! impl Engine for Hbs {
-//!     // The parsed template is what the view cache keeps.
-//!     type Template = handlebars::Template;
+//! impl Engine for TeraEngine {
+//!     // One parsed view and its name: what the view cache keeps.
+//!     type Template = (tera::Tera, String);
 //!
 //!     fn compile(&self, view: &ViewFile<'_>) -> Result<Self::Template, Error> {
-//!         handlebars::Template::compile(view.source()).map_err(|e| Error::new(e.to_string()))
+//!         let mut tera = tera::Tera::default();
+//!         tera.autoescape_on(vec![""]); // escape every view, whatever its extension
+//!         tera.add_raw_template(view.name(), view.source())
+//!             .map_err(|e| Error::new(e.to_string()))?;
+//!         Ok((tera, view.name().to_owned()))
 //!     }
 //!
-//!     fn render(&self, template: &Self::Template, locals: &Locals) -> Result<String, Error> {
-//!         self.0
-//!             .render_template_with_context(template, &handlebars::Context::wraps(locals).unwrap())
-//!             .map_err(|e| Error::new(e.to_string()))
+//!     fn render(&self, (tera, name): &Self::Template, locals: &Locals) -> Result<String, Error> {
+//!         let context = tera::Context::from_serialize(locals)
+//!             .map_err(|e| Error::new(e.to_string()))?;
+//!         tera.render(name, &context).map_err(|e| Error::new(e.to_string()))
 //!     }
 //! }
 //!
 //! let mut app = webfw::app();
-//! app.engine("hbs", Hbs(Handlebars::new()));
+//! app.engine("tera", TeraEngine);
 //! ```
 
 mod cache;
