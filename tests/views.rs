@@ -351,6 +351,12 @@ async fn app_render_works_without_a_server() {
     let mut app = webfw::app();
     app.set("views", dir.as_path()).set("view engine", "c");
     app.engine("c", Curly::default());
+    app.locals_mut().insert("who".into(), json!("app"));
+    assert_eq!(
+        app.render("mail", json!({ "who": "Ada" })).await.unwrap(),
+        "Hi Ada"
+    );
+    assert_eq!(app.render("mail", ()).await.unwrap(), "Hi app");
     let app = app.freeze_root();
     assert_eq!(
         app.render("mail", json!({ "who": "Ada" })).await.unwrap(),

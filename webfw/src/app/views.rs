@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{App, AppRef, Setting};
 use crate::error::Error;
-use crate::view::{Engine, Locals, ViewConfig};
+use crate::view::{Engine, Locals, ViewConfig, Views};
 
 impl App {
     /// `app.engine(ext, engine)`: renders views whose file extension is
@@ -23,6 +23,37 @@ impl App {
     pub fn engine(&mut self, ext: &str, engine: impl Engine) -> &mut Self {
         self.engines.insert(ext, engine);
         self
+    }
+
+    /// `app.render(view, locals, callback)` before the app serves (emails,
+    /// static pages, tests): like [`AppRef::render`], with this app's own
+    /// settings, engines and `app.locals`; nothing is cached between calls.
+    ///
+    /// ```no_run
+    /// # async fn f() -> Result<(), webfw::Error> {
+    /// let mut app = webfw::app();
+    /// app.set("views", "templates").set("view engine", "html");
+    /// app.engine("html", webfw::view::MiniJinja::new());
+    /// let html = app.render("welcome", serde_json::json!({ "user": "ada" })).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn render(
+        &self,
+        view: &str,
+        locals: impl Serialize,
+    ) -> impl Future<Output = Result<String, Error>> + Send + '_ {
+        let merged = to_locals(locals).map(|own| merge(&self.locals, None, own));
+        let view = view.to_owned();
+        async move {
+            let config = ViewConfig {
+                views: self.setting("views").map(Setting::as_json),
+                default_engine: self.setting("view engine").and_then(Setting::as_str),
+                cache: false,
+            };
+            Views::new(self.engines.clone())
+                .render(&view, config, merged?)
+                .await
+        }
     }
 }
 

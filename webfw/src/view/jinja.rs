@@ -62,8 +62,10 @@ impl MiniJinja {
     }
 
     /// An engine built on your own environment: its filters, functions,
-    /// globals, syntax and auto-escape rules apply to every view. Its own
-    /// templates and loader are replaced by the view files.
+    /// globals, syntax and auto-escape rules apply to every view, and the
+    /// templates you added stay available to `{% include %}` and
+    /// `{% import %}`. Its loader is replaced by one reading the `views`
+    /// directories.
     ///
     /// ```
     /// let mut env = minijinja::Environment::new();
@@ -97,7 +99,6 @@ impl Engine for MiniJinja {
 
     fn compile(&self, view: &ViewFile<'_>) -> Result<MiniJinjaTemplate, Error> {
         let mut env = self.base.clone();
-        env.clear_templates();
         let roots = view.roots().to_vec();
         env.set_loader(move |name| load(&roots, name));
         let name = template_name(view.path(), view.roots());

@@ -3,7 +3,7 @@
 //! candidate files under each `views` root (`<name><ext>`, then
 //! `<name>/index<ext>`). Pure path arithmetic; the caller does the `stat`s.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Node's `path.extname` (POSIX): the last segment's extension, `""` for
 /// none, for dot-files (`.profile`) and for `..`.
@@ -50,33 +50,26 @@ pub(crate) fn extname(path: &str) -> &str {
 }
 
 /// Node's `path.resolve(root, name)` against `cwd`: an absolute, normalised
-/// path (`.` and `..` segments applied, no trailing slash).
+/// path (`.` and `..` segments applied, no trailing slash). Lexical, as
+/// Node's is: symbolic links are not followed.
 pub(crate) fn resolve(cwd: &Path, root: &str, name: &str) -> PathBuf {
-    let mut parts: Vec<&str> = Vec::new();
-    let cwd = cwd.to_str().unwrap_or("/");
-    for piece in [cwd, root, name] {
-        if piece.starts_with('/') {
-            parts.clear();
+    let mut out = PathBuf::new();
+    for piece in [cwd, Path::new(root), Path::new(name)] {
+        if piece.has_root() {
+            out = PathBuf::new();
         }
-        for seg in piece.split('/') {
-            match seg {
-                "" | "." => {}
-                ".." => {
-                    parts.pop();
+        for part in piece.components() {
+            match part {
+                Component::CurDir => {}
+                // Above the root stays at the root, as in Node.
+                Component::ParentDir => {
+                    out.pop();
                 }
-                s => parts.push(s),
+                other => out.push(other),
             }
         }
     }
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
-    for p in &parts {
-        out.push('/');
-        out.push_str(p);
-    }
-    if out.is_empty() {
-        out.push('/');
-    }
-    PathBuf::from(out)
+    out
 }
 
 /// A view name made ready for lookup: its extension (given or from `view
@@ -121,10 +114,9 @@ pub(crate) fn candidates(cwd: &Path, root: &str, target: &Target) -> [PathBuf; 2
         .file_name()
         .and_then(|f| f.to_str())
         .unwrap_or_default();
-    let stem = match file.strip_suffix(target.ext.as_str()) {
-        Some(stem) if !stem.is_empty() => stem,
-        _ => file,
-    };
+    // Node's `basename(file, ext)`: `.tpl` less `.tpl` is empty, so
+    // `users/` (file `.tpl`) finds `users/index.tpl`.
+    let stem = file.strip_suffix(target.ext.as_str()).unwrap_or(file);
     let index = dir.join(stem).join(format!("index{}", target.ext));
     [loc, index]
 }
@@ -199,6 +191,10 @@ mod tests {
         let [a, b] = candidates(Path::new("/cwd"), "/v", &t);
         assert_eq!(a, Path::new("/abs/page.tpl"));
         assert_eq!(b, Path::new("/abs/page/index.tpl"));
+        let t = target("users/", Some("tpl")).unwrap();
+        let [a, b] = candidates(Path::new("/cwd"), "v", &t);
+        assert_eq!(a, Path::new("/cwd/v/users/.tpl"));
+        assert_eq!(b, Path::new("/cwd/v/users/index.tpl"));
     }
 
     #[test]
