@@ -64,15 +64,20 @@ async fn broken(_req: &mut Request, res: &mut Response) -> Result {
 }
 
 fn errors(err: Error, _req: &mut Request, res: &mut Response) -> Result {
-    res.status(err.status())
-        .type_("text/plain")
-        .send(format!("{} ({})", err.message(), err.status()))
+    res.status(err.status()).type_("text/plain").send(format!(
+        "{} ({})",
+        err.message(),
+        err.status()
+    ))
 }
 
 fn main() -> std::io::Result<()> {
     let mut app = webfw::app();
-    app.set("views", concat!(env!("CARGO_MANIFEST_DIR"), "/examples/views"))
-        .set("view engine", "html");
+    app.set(
+        "views",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/examples/views"),
+    )
+    .set("view engine", "html");
     app.engine("html", MiniJinja::new());
     app.locals_mut().insert("site".into(), json!("webfw views"));
 

@@ -237,7 +237,11 @@ async fn a_missing_view_reaches_the_final_handler_as_a_500() {
     app.get("/", Render("nope", json!({})));
     let res = TestServer::start(app).await.get("/").await;
     assert_eq!(res.status, 500);
-    assert!(res.text().contains("Failed to lookup view"), "{}", res.text());
+    assert!(
+        res.text().contains("Failed to lookup view"),
+        "{}",
+        res.text()
+    );
 }
 
 #[tokio::test]
@@ -282,7 +286,10 @@ async fn engine_errors_and_bad_locals_go_to_next() {
     write(&dir, "ok.c", "ok");
     let (status, body) = body_of(app_with(dir.as_path(), "ok", json!([1, 2])), "/").await;
     assert_eq!(status, 500);
-    assert!(body.starts_with("render locals must serialize to a map"), "{body}");
+    assert!(
+        body.starts_with("render locals must serialize to a map"),
+        "{body}"
+    );
 }
 
 #[tokio::test]
@@ -310,7 +317,10 @@ async fn render_to_string_gives_the_error_to_the_caller() {
     app.get("/", h);
     let (status, body) = body_of(app, "/").await;
     assert_eq!(status, 502);
-    assert!(body.starts_with("caught: Failed to lookup view \"nope\""), "{body}");
+    assert!(
+        body.starts_with("caught: Failed to lookup view \"nope\""),
+        "{body}"
+    );
 }
 
 // ---- locals ----
@@ -407,9 +417,15 @@ async fn without_view_cache_every_render_reads_the_file() {
 #[tokio::test]
 async fn the_cache_local_overrides_the_setting() {
     let (bodies, compiled) = three_renders(Some(true), Some(false)).await;
-    assert_eq!((bodies, compiled), (vec!["one".into(), "two".into(), "two".into()], 3));
+    assert_eq!(
+        (bodies, compiled),
+        (vec!["one".into(), "two".into(), "two".into()], 3)
+    );
     let (bodies, compiled) = three_renders(Some(false), Some(true)).await;
-    assert_eq!((bodies, compiled), (vec!["one".into(), "one".into(), "one".into()], 1));
+    assert_eq!(
+        (bodies, compiled),
+        (vec!["one".into(), "one".into(), "one".into()], 1)
+    );
 }
 
 #[tokio::test]
@@ -514,10 +530,7 @@ async fn minijinja_views_extend_layouts_and_escape() {
     app.get("/", Render("pages/home", json!({ "name": "<Ada>" })));
     let res = TestServer::start(app).await.get("/").await;
     assert_eq!(res.status, 200);
-    assert_eq!(
-        res.text(),
-        "<title>S&amp;S</title><p>Hi &lt;Ada&gt;</p>"
-    );
+    assert_eq!(res.text(), "<title>S&amp;S</title><p>Hi &lt;Ada&gt;</p>");
 }
 
 #[tokio::test]

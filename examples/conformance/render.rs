@@ -120,8 +120,11 @@ async fn explicit_ext(_req: &mut Request, res: &mut Response) -> Result {
 }
 
 async fn nested(_req: &mut Request, res: &mut Response) -> Result {
-    res.render("partials/item", json!({ "title": "Item <1>", "price": 9.5 }))
-        .await
+    res.render(
+        "partials/item",
+        json!({ "title": "Item <1>", "price": 9.5 }),
+    )
+    .await
 }
 
 async fn plain(_req: &mut Request, res: &mut Response) -> Result {

@@ -108,7 +108,9 @@ pub(crate) fn to_locals(locals: impl Serialize) -> Result<Locals, Error> {
         Ok(other) => Err(Error::new(format!(
             "render locals must serialize to a map (json!({{…}}) or a struct), got {other}"
         ))),
-        Err(e) => Err(Error::new(format!("render locals could not be serialized: {e}"))),
+        Err(e) => Err(Error::new(format!(
+            "render locals could not be serialized: {e}"
+        ))),
     }
 }
 
@@ -162,7 +164,10 @@ mod tests {
             res.as_object(),
             own.as_object().unwrap().clone(),
         );
-        assert_eq!(Value::Object(m), json!({"a": "app", "b": "res", "c": "own"}));
+        assert_eq!(
+            Value::Object(m),
+            json!({"a": "app", "b": "res", "c": "own"})
+        );
     }
 
     #[test]
@@ -170,6 +175,9 @@ mod tests {
         assert!(to_locals(()).unwrap().is_empty());
         assert_eq!(to_locals(json!({"x": 1})).unwrap()["x"], 1);
         let err = to_locals(vec![1]).unwrap_err();
-        assert!(err.message().starts_with("render locals must serialize to a map"));
+        assert!(
+            err.message()
+                .starts_with("render locals must serialize to a map")
+        );
     }
 }

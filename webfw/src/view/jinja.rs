@@ -108,7 +108,10 @@ impl Engine for MiniJinja {
     }
 
     fn render(&self, template: &MiniJinjaTemplate, locals: &Locals) -> Result<String, Error> {
-        let tpl = template.env.get_template(&template.name).map_err(to_error)?;
+        let tpl = template
+            .env
+            .get_template(&template.name)
+            .map_err(to_error)?;
         tpl.render(Serde(locals)).map_err(to_error)
     }
 }
@@ -172,10 +175,7 @@ mod tests {
         let t = compile(&engine, "<p>{{ name }}</p>");
         let mut locals = Locals::new();
         locals.insert("name".into(), "<b>&".into());
-        assert_eq!(
-            engine.render(&t, &locals).unwrap(),
-            "<p>&lt;b&gt;&amp;</p>"
-        );
+        assert_eq!(engine.render(&t, &locals).unwrap(), "<p>&lt;b&gt;&amp;</p>");
     }
 
     #[test]

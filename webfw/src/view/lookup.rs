@@ -109,11 +109,10 @@ pub(crate) fn target(name: &str, default_engine: Option<&str>) -> Result<Target,
 /// `<dir>/<file without ext>/index<ext>`.
 pub(crate) fn candidates(cwd: &Path, root: &str, target: &Target) -> [PathBuf; 2] {
     let loc = resolve(cwd, root, &target.file_name);
-    let dir = loc.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
-    let file = loc
-        .file_name()
-        .and_then(|f| f.to_str())
-        .unwrap_or_default();
+    let dir = loc
+        .parent()
+        .map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
+    let file = loc.file_name().and_then(|f| f.to_str()).unwrap_or_default();
     // Node's `basename(file, ext)`: `.tpl` less `.tpl` is empty, so
     // `users/` (file `.tpl`) finds `users/index.tpl`.
     let stem = file.strip_suffix(target.ext.as_str()).unwrap_or(file);
@@ -163,18 +162,27 @@ mod tests {
         let cwd = Path::new("/srv/app");
         assert_eq!(resolve(cwd, "/a/b", "../c/./d/"), Path::new("/a/c/d"));
         assert_eq!(resolve(cwd, "/a", "/x/y"), Path::new("/x/y"));
-        assert_eq!(resolve(cwd, "views", "x.tpl"), Path::new("/srv/app/views/x.tpl"));
+        assert_eq!(
+            resolve(cwd, "views", "x.tpl"),
+            Path::new("/srv/app/views/x.tpl")
+        );
         assert_eq!(resolve(cwd, "/", "../../.."), Path::new("/"));
     }
 
     #[test]
     fn target_uses_the_default_engine_only_without_extension() {
         let t = target("hello", Some("tpl")).unwrap();
-        assert_eq!((t.ext.as_str(), t.file_name.as_str()), (".tpl", "hello.tpl"));
+        assert_eq!(
+            (t.ext.as_str(), t.file_name.as_str()),
+            (".tpl", "hello.tpl")
+        );
         let t = target("hello", Some(".tpl")).unwrap();
         assert_eq!(t.file_name, "hello.tpl");
         let t = target("page.html", Some("tpl")).unwrap();
-        assert_eq!((t.ext.as_str(), t.file_name.as_str()), (".html", "page.html"));
+        assert_eq!(
+            (t.ext.as_str(), t.file_name.as_str()),
+            (".html", "page.html")
+        );
         assert_eq!(
             target("hello", None).unwrap_err(),
             "No default engine was specified and no extension was provided."

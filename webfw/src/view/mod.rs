@@ -58,9 +58,9 @@
 //! ```
 
 mod cache;
-mod lookup;
 #[cfg(feature = "minijinja")]
 mod jinja;
+mod lookup;
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -71,9 +71,9 @@ use serde_json::{Map, Value};
 
 use crate::error::Error;
 
+use cache::ViewCache;
 #[cfg(feature = "minijinja")]
 pub use jinja::{MiniJinja, MiniJinjaTemplate};
-use cache::ViewCache;
 
 /// The variables a template sees: `app.locals`, then `res.locals`, then the
 /// locals given to `render`, later ones winning.
@@ -94,9 +94,10 @@ pub const MAX_CACHED_VIEWS: usize = 1024;
 /// webfw finds and reads the file; the engine compiles its text once
 /// ([`Engine::compile`]) and renders the compiled form as often as asked
 /// ([`Engine::render`]). With `view cache` on, the compiled template is kept
-/// and later renders skip the file system. Both calls may block (an engine
-/// may load partials from disk): the first render of a view runs on tokio's
-/// blocking pool.
+/// and later renders skip the file system. A view's compile and its first
+/// render run on tokio's blocking pool, so they may read files (partials,
+/// layouts); renders of a cached view run on the runtime thread and should
+/// only compute.
 ///
 /// ```
 /// use webfw::view::{Engine, Locals, ViewFile};
@@ -310,40 +311,68 @@ impl Views {
                 bare = target.ext.trim_start_matches('.'),
             )));
         };
-        let roots = roots(config.views)?;
-        let name_owned = name.to_owned();
-        let job = move || -> Result<(Arc<dyn Compiled>, Result<String, Error>), Error> {
-            let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-            let path = roots
-                .iter()
-                .flat_map(|root| lookup::candidates(&cwd, root, &target))
-                .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
-                .ok_or_else(|| Error::new(lookup::not_found_message(&name_owned, &roots)))?;
-            let source = read_view(&name_owned, &path)?;
-            let abs_roots: Vec<PathBuf> = roots
-                .iter()
-                .map(|r| lookup::resolve(&cwd, r, ""))
-                .collect();
-            let file = ViewFile {
-                name: &name_owned,
-                path: &path,
-                roots: &abs_roots,
-                source: &source,
-            };
-            let compiled = engine.compile_view(&file)?;
-            let html = compiled.render(&locals);
-            Ok((compiled, html))
+        let job = Job {
+            name: name.to_owned(),
+            roots: roots(config.views)?,
+            target,
+            engine,
+            locals,
         };
-        let (compiled, html) = match tokio::runtime::Handle::try_current() {
-            Ok(rt) => rt.spawn_blocking(job).await.map_err(|e| {
-                Error::new(format!("rendering view \"{name}\" failed: {e}"))
-            })??,
-            Err(_) => job()?,
+        let fresh = match tokio::runtime::Handle::try_current() {
+            Ok(rt) => rt
+                .spawn_blocking(move || job.run())
+                .await
+                .map_err(|e| Error::new(format!("rendering view \"{name}\" failed: {e}")))??,
+            Err(_) => job.run()?,
         };
         if cache {
-            self.cache.insert(name, compiled);
+            self.cache.insert(name, fresh.compiled);
         }
-        html
+        fresh.html
+    }
+}
+
+/// An uncached render: lookup, read, compile and the first render, all of
+/// which may block.
+struct Job {
+    name: String,
+    roots: Vec<String>,
+    target: lookup::Target,
+    engine: Arc<dyn DynEngine>,
+    locals: Locals,
+}
+
+/// What a [`Job`] produced: the compiled view even when its render failed,
+/// as Express caches the view before rendering it.
+struct Fresh {
+    compiled: Arc<dyn Compiled>,
+    html: Result<String, Error>,
+}
+
+impl Job {
+    fn run(self) -> Result<Fresh, Error> {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let path = self
+            .roots
+            .iter()
+            .flat_map(|root| lookup::candidates(&cwd, root, &self.target))
+            .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+            .ok_or_else(|| Error::new(lookup::not_found_message(&self.name, &self.roots)))?;
+        let source = read_view(&self.name, &path)?;
+        let roots: Vec<PathBuf> = self
+            .roots
+            .iter()
+            .map(|r| lookup::resolve(&cwd, r, ""))
+            .collect();
+        let file = ViewFile {
+            name: &self.name,
+            path: &path,
+            roots: &roots,
+            source: &source,
+        };
+        let compiled = self.engine.compile_view(&file)?;
+        let html = compiled.render(&self.locals);
+        Ok(Fresh { compiled, html })
     }
 }
 
