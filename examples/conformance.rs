@@ -6,7 +6,7 @@
 //! One function per route group, registered in the order of the reference
 //! (order matters: `/log` first, `app.param` before the `/params` router, …).
 //! Groups that need features webfw does not have yet (body parsers, static
-//! files, cookies, sendFile/download, views, `res.format`/`req.accepts`,
+//! files, cookies, sendFile/download, `res.format`/`req.accepts`,
 //! jsonp, links, attachment) are left out; see the list in `main`.
 //!
 //! Environment (set by the kit's runner):
