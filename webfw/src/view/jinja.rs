@@ -80,7 +80,14 @@ impl MiniJinja {
 }
 
 /// A view compiled by [`MiniJinja`]: its own environment holding the view and
-/// the templates it loads.
+/// the templates it loads. The view cache keeps it; applications never build
+/// one themselves.
+///
+/// ```
+/// use webfw::view::{Engine, MiniJinja, MiniJinjaTemplate};
+/// fn compiled_by<E: Engine<Template = MiniJinjaTemplate>>(_: &E) {}
+/// compiled_by(&MiniJinja::new());
+/// ```
 pub struct MiniJinjaTemplate {
     env: Environment<'static>,
     name: String,
@@ -189,6 +196,24 @@ mod tests {
         };
         let err = engine.compile(&view).unwrap_err();
         assert!(err.message().contains("bad.html"), "{}", err.message());
+    }
+
+    #[test]
+    fn from_env_keeps_filters_globals_and_templates() {
+        let mut env = Environment::new();
+        env.add_filter("shout", |s: String| s.to_uppercase());
+        env.add_global("site", "S");
+        env.add_template(
+            "macros.html",
+            "{% macro b(x) %}<b>{{ x }}</b>{% endmacro %}",
+        )
+        .unwrap();
+        let engine = MiniJinja::from_env(env);
+        let t = compile(
+            &engine,
+            "{% import \"macros.html\" as m %}{{ site }} {{ 'hi'|shout }} {{ m.b('x') }}",
+        );
+        assert_eq!(engine.render(&t, &Locals::new()).unwrap(), "S HI <b>x</b>");
     }
 
     #[test]

@@ -76,16 +76,30 @@ use cache::ViewCache;
 pub use jinja::{MiniJinja, MiniJinjaTemplate};
 
 /// The variables a template sees: `app.locals`, then `res.locals`, then the
-/// locals given to `render`, later ones winning.
+/// locals given to `render`, later ones winning. (Express also hands its
+/// engines `settings`, `_locals` and `cache`; webfw does not.)
+///
+/// ```
+/// let mut locals = webfw::view::Locals::new();
+/// locals.insert("title".into(), serde_json::json!("Home"));
+/// ```
 pub type Locals = Map<String, Value>;
 
 /// The largest template file webfw reads (8 MiB); a larger one is an error,
 /// never read into memory.
+///
+/// ```
+/// assert_eq!(webfw::view::MAX_VIEW_SIZE, 8 << 20);
+/// ```
 pub const MAX_VIEW_SIZE: u64 = 8 * 1024 * 1024;
 
 /// The most compiled views one app keeps; further views are still rendered,
 /// just not kept (view names should never come from clients, but a handler
 /// that lets them must not make the cache grow without end).
+///
+/// ```
+/// assert_eq!(webfw::view::MAX_CACHED_VIEWS, 1024);
+/// ```
 pub const MAX_CACHED_VIEWS: usize = 1024;
 
 /// A template engine, registered for a file extension with
