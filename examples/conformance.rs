@@ -6,7 +6,7 @@
 //! One function per route group, registered in the order of the reference
 //! (order matters: `/log` first, `app.param` before the `/params` router, …).
 //! Groups that need features webfw does not have yet (body parsers, static
-//! files, cookies, sendFile/download, views, `res.format`/`req.accepts`,
+//! files, cookies, sendFile/download, `res.format`/`req.accepts`,
 //! jsonp, links, attachment) are left out; see the list in `main`.
 //!
 //! Environment (set by the kit's runner):
@@ -16,6 +16,8 @@
 
 #[path = "conformance/log.rs"]
 mod log;
+#[path = "conformance/render.rs"]
+mod render;
 
 use std::path::PathBuf;
 
@@ -73,7 +75,7 @@ fn main() -> std::io::Result<()> {
     sub(&mut app);
     params(&mut app);
     etag(&mut app);
-    // Not ported yet: /render (views and the tpl engine) goes here, last.
+    render::routes(&mut app, &cfg.fixtures);
 
     let opts = ListenOptions::port(cfg.port).host("127.0.0.1");
     app.listen_with(opts, |addr| {

@@ -14,6 +14,7 @@ mod response;
 mod router;
 mod routes;
 mod server;
+pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{TextOptions, text};

@@ -7,6 +7,7 @@
 
 pub(crate) mod json;
 mod settings;
+pub(crate) mod views;
 
 use std::sync::Arc;
 
@@ -55,6 +56,7 @@ pub struct App {
     mountpath: Vec<String>,
     mountpath_is_list: bool,
     mount_hooks: Vec<MountHook>,
+    engines: crate::view::Engines,
 }
 
 impl Default for App {
@@ -98,6 +100,7 @@ impl App {
             mountpath: vec!["/".into()],
             mountpath_is_list: false,
             mount_hooks: Vec::new(),
+            engines: Default::default(),
         }
     }
 
@@ -363,6 +366,7 @@ impl App {
         let ctx = Parent {
             settings: self.settings.resolve(None),
             path: String::new(),
+            engines: self.engines.clone(),
         };
         self.freeze_with(ctx)
     }
@@ -374,6 +378,7 @@ impl App {
         let ctx = Parent {
             settings: self.settings.resolve(Some(&parent.settings)),
             path,
+            engines: self.engines.over(&parent.engines),
         };
         self.freeze_with(ctx)
     }
@@ -393,6 +398,7 @@ impl App {
             router,
             mountpath,
             path: ctx.path,
+            views: crate::view::Views::new(ctx.engines),
         }))
     }
 }
@@ -401,6 +407,7 @@ impl App {
 pub(crate) struct Parent {
     settings: Settings,
     path: String,
+    engines: crate::view::Engines,
 }
 
 pub(crate) struct AppInner {
@@ -410,6 +417,7 @@ pub(crate) struct AppInner {
     router: Option<crate::router::Frozen>,
     mountpath: Value,
     path: String,
+    views: crate::view::Views,
 }
 
 /// A running application (`req.app`): settings, locals, mount information.

@@ -8,6 +8,7 @@
 mod body_memo;
 pub(crate) mod header_pool;
 pub(crate) mod outbox;
+mod render;
 mod send;
 
 use std::sync::Arc;

@@ -1,0 +1,181 @@
+//! `/render/*`: views (ROUTES.md, "/render/* — views"), with the reference's
+//! `.tpl` engine implemented through webfw's [`Engine`] trait.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use webfw::App;
+use webfw::http::escape_html::escape_html;
+use webfw::prelude::*;
+use webfw::view::{Engine, Locals, ViewFile};
+
+/// The reference's `tplEngine`: every `{{ key }}` (optional whitespace
+/// inside the braces, `key` made of ASCII word characters) becomes the
+/// HTML-escaped `String(options[key])`; `undefined` and `null` become `""`.
+struct Tpl;
+
+impl Engine for Tpl {
+    type Template = String;
+
+    fn compile(&self, view: &ViewFile<'_>) -> Result<String, Error> {
+        Ok(view.source().to_owned())
+    }
+
+    fn render(&self, template: &String, locals: &Locals) -> Result<String, Error> {
+        let mut out = String::with_capacity(template.len());
+        let mut rest = template.as_str();
+        while let Some(open) = rest.find("{{") {
+            out.push_str(&rest[..open]);
+            let after = &rest[open..];
+            match placeholder(after) {
+                Some((key, len)) => {
+                    match locals.get(key) {
+                        None | Some(Value::Null) => {}
+                        Some(v) => out.push_str(&escape_html(&js_string(v))),
+                    }
+                    rest = &after[len..];
+                }
+                // The regex would try again one character later.
+                None => {
+                    out.push('{');
+                    rest = &after[1..];
+                }
+            }
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+}
+
+/// Matches `/\{\{\s*(\w+)\s*\}\}/` at the start of `s`: the key and the
+/// length of the whole match.
+fn placeholder(s: &str) -> Option<(&str, usize)> {
+    let inner = s.strip_prefix("{{")?;
+    let key_start = inner.len() - inner.trim_start().len();
+    let key_len = inner[key_start..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len() - key_start);
+    if key_len == 0 {
+        return None;
+    }
+    let after_key = &inner[key_start + key_len..];
+    let close = after_key.len() - after_key.trim_start().len();
+    after_key[close..].strip_prefix("}}")?;
+    let key = &inner[key_start..key_start + key_len];
+    Some((key, 2 + key_start + key_len + close + 2))
+}
+
+/// JavaScript's `String(v)` for JSON values.
+fn js_string(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.to_string(),
+            (None, Some(f)) if f.fract() == 0.0 && f.abs() < 1e21 => format!("{f:.0}"),
+            _ => n.to_string(),
+        },
+        Value::Array(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".to_owned(),
+    }
+}
+
+/// Registers the view settings, the `.tpl` engine and the `/render/*` routes
+/// (last in the app).
+pub fn routes(app: &mut App, fixtures: &Path) {
+    app.set("views", fixtures.join("views"))
+        .set("view engine", "tpl");
+    app.locals_mut()
+        .insert("siteName".into(), json!("Conformance Site"));
+    app.engine("tpl", Tpl);
+
+    app.use_at("/render", |_req: &mut Request, res: &mut Response| {
+        res.locals_mut().insert("greeting".into(), json!("Welcome"));
+        next()
+    });
+    app.get("/render/hello", hello);
+    app.get("/render/explicit-ext", explicit_ext);
+    app.get("/render/nested", nested);
+    app.get("/render/plain", plain);
+    app.get("/render/missing", missing);
+    app.get("/render/callback", callback);
+    app.get("/render/app", app_render);
+    app.get("/render/locals-override", locals_override);
+}
+
+/// `res.render('hello', {name: req.query.name || 'world'})`: the raw query
+/// value, whatever its shape (the engine prints it with `String`).
+async fn hello(req: &mut Request, res: &mut Response) -> Result {
+    let name = match req.query().get("name") {
+        None | Some(Value::Null) => json!("world"),
+        Some(Value::String(s)) if s.is_empty() => json!("world"),
+        Some(v) => v.clone(),
+    };
+    res.render("hello", json!({ "name": name })).await
+}
+
+async fn explicit_ext(_req: &mut Request, res: &mut Response) -> Result {
+    res.render("hello.tpl", json!({ "name": "ext" })).await
+}
+
+async fn nested(_req: &mut Request, res: &mut Response) -> Result {
+    res.render(
+        "partials/item",
+        json!({ "title": "Item <1>", "price": 9.5 }),
+    )
+    .await
+}
+
+async fn plain(_req: &mut Request, res: &mut Response) -> Result {
+    res.status(201).render("plain", ()).await
+}
+
+async fn missing(_req: &mut Request, res: &mut Response) -> Result {
+    res.render("does-not-exist", ()).await
+}
+
+/// The callback form: the length printed is in UTF-16 code units, as
+/// JavaScript's `html.length`.
+async fn callback(_req: &mut Request, res: &mut Response) -> Result {
+    match res.render_to_string("hello", json!({ "name": "cb" })).await {
+        Ok(html) => {
+            let len = html.encode_utf16().count();
+            res.type_("text/plain").send(format!("[{len}]{html}"))
+        }
+        Err(_) => res.status(500).send("render failed"),
+    }
+}
+
+/// `app.render`: no `res.locals`, so `greeting` is empty.
+async fn app_render(req: &mut Request, res: &mut Response) -> Result {
+    let app = req.app().clone();
+    match app.render("hello", json!({ "name": "app-level" })).await {
+        Ok(html) => res.json(&json!({ "html": html })),
+        Err(_) => res.status(500).send("render failed"),
+    }
+}
+
+async fn locals_override(_req: &mut Request, res: &mut Response) -> Result {
+    res.locals_mut()
+        .insert("siteName".into(), json!("Overridden"));
+    res.render("hello", json!({ "name": "local", "greeting": "Hi" }))
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_follow_the_reference_regex() {
+        assert_eq!(placeholder("{{name}}"), Some(("name", 8)));
+        assert_eq!(placeholder("{{ title }} x"), Some(("title", 11)));
+        assert_eq!(placeholder("{{ a b }}"), None);
+        assert_eq!(placeholder("{{}}"), None);
+        assert_eq!(placeholder("{{ x }"), None);
+        let mut locals = Locals::new();
+        locals.insert("n".into(), json!(1.0));
+        assert_eq!(Tpl.render(&"{{{n}}".to_owned(), &locals).unwrap(), "{1");
+    }
+}
