@@ -50,6 +50,8 @@ struct State {
     chunks: VecDeque<Bytes>,
     ended: bool,
     waker: Option<Waker>,
+    /// The body was dropped before the stream ended: the client went away.
+    gone: bool,
 }
 
 /// Shared between a [`Response`] and the connection side for one request.
@@ -97,6 +99,23 @@ impl Exchange {
         }
     }
 
+    /// Ready once the connection has taken every chunk pushed so far
+    /// (`true`) or the client went away (`false`): a streaming writer waits
+    /// here so that at most one chunk is queued. The body polls the chain
+    /// only once its queue is empty, so no wake-up is needed for that; the
+    /// chain runs on in a task of its own once the body is gone, and its
+    /// next poll sees `gone`.
+    pub(crate) fn poll_drained(&self, _cx: &mut Context<'_>) -> Poll<bool> {
+        let st = self.lock();
+        if st.gone {
+            Poll::Ready(false)
+        } else if st.chunks.is_empty() {
+            Poll::Ready(true)
+        } else {
+            Poll::Pending
+        }
+    }
+
     /// The head, once; taking a complete response's leaves the state as new.
     fn take_head(&self) -> Option<Head> {
         let mut st = self.lock();
@@ -130,6 +149,7 @@ impl Exchange {
         st.chunks.clear();
         st.ended = false;
         st.waker = None;
+        st.gone = false;
     }
 }
 
@@ -365,10 +385,15 @@ impl Drop for ResponseBody {
     fn drop(&mut self) {
         // Also reached when the client goes away mid-body: on-finished fires
         // then too, and a handler still streaming runs on to its end.
-        if let Kind::Stream { chain, .. } = &mut self.kind
-            && let Some(rest) = chain.take()
-        {
-            spawn_rest(rest);
+        if let Kind::Stream { chain, exchange } = &mut self.kind {
+            {
+                let mut st = exchange.lock();
+                st.gone = !st.ended;
+                st.chunks.clear();
+            }
+            if let Some(rest) = chain.take() {
+                spawn_rest(rest);
+            }
         }
         self.finish();
     }
