@@ -16,10 +16,10 @@
 
 #[path = "conformance/files.rs"]
 mod files;
-#[path = "conformance/static.rs"]
-mod static_files;
 #[path = "conformance/log.rs"]
 mod log;
+#[path = "conformance/static.rs"]
+mod static_files;
 
 use std::path::PathBuf;
 

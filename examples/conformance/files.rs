@@ -108,8 +108,13 @@ async fn download_as(req: &mut Request, res: &mut Response) -> Result {
 }
 
 async fn download_utf8(req: &mut Request, res: &mut Response) -> Result {
-    res.download(req, "na\u{ef}ve r\u{e9}sum\u{e9} \u{2713}.txt", None, rooted())
-        .await
+    res.download(
+        req,
+        "na\u{ef}ve r\u{e9}sum\u{e9} \u{2713}.txt",
+        None,
+        rooted(),
+    )
+    .await
 }
 
 async fn download_headers(req: &mut Request, res: &mut Response) -> Result {
@@ -147,12 +152,21 @@ pub fn routes(app: &mut App) {
 
 /// `GET /req/range?size=S&combine=1`.
 pub fn req_range(req: &mut Request, res: &mut Response) -> Result {
-    let query = |k: &str| req.query().get(k).and_then(|v| v.as_str()).map(str::to_owned);
+    let query = |k: &str| {
+        req.query()
+            .get(k)
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    };
     let size = query("size")
         .filter(|s| !s.is_empty())
         .map_or(1000.0, |s| s.trim().parse::<f64>().unwrap_or(f64::NAN));
     let combine = query("combine").as_deref() == Some("1");
-    let size = if size.is_finite() && size >= 0.0 { size as u64 } else { 0 };
+    let size = if size.is_finite() && size >= 0.0 {
+        size as u64
+    } else {
+        0
+    };
     let body = match req.range(size, combine) {
         None => json!({ "result": null }),
         Some(webfw::http::range::ParsedRange::Ranges { unit, ranges }) => json!({
@@ -166,9 +180,10 @@ pub fn req_range(req: &mut Request, res: &mut Response) -> Result {
 
 /// `GET /res/attachment` and `/res/attachment/:name`.
 pub fn attachment_routes(app: &mut App) {
-    app.get("/res/attachment", |_req: &mut Request, res: &mut Response| {
-        res.attachment(None).send("attachment body")
-    });
+    app.get(
+        "/res/attachment",
+        |_req: &mut Request, res: &mut Response| res.attachment(None).send("attachment body"),
+    );
     app.get(
         "/res/attachment/:name",
         |req: &mut Request, res: &mut Response| {

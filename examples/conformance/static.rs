@@ -24,7 +24,11 @@ pub fn routes(app: &mut App, public: &Path) {
     let o = StaticOptions::new;
     mount(app, "/static/default", o());
     mount(app, "/static/noindex", o().no_index());
-    mount(app, "/static/custom-index", o().index(["main.html", "index.html"]));
+    mount(
+        app,
+        "/static/custom-index",
+        o().index(["main.html", "index.html"]),
+    );
     mount(app, "/static/ext", o().extensions(["html", "htm"]));
     mount(app, "/static/dot-allow", o().dotfiles(Dotfiles::Allow));
     mount(app, "/static/dot-deny", o().dotfiles(Dotfiles::Deny));
@@ -34,7 +38,11 @@ pub fn routes(app: &mut App, public: &Path) {
     mount(app, "/static/cache", o().max_age("1d").immutable(true));
     mount(app, "/static/maxage-ms", o().max_age(5500));
     mount(app, "/static/nocache", o().cache_control(false));
-    mount(app, "/static/novalidators", o().etag(false).last_modified(false));
+    mount(
+        app,
+        "/static/novalidators",
+        o().etag(false).last_modified(false),
+    );
     mount(app, "/static/noranges", o().accept_ranges(false));
     mount(
         app,
@@ -51,9 +59,6 @@ pub fn routes(app: &mut App, public: &Path) {
     // Two static layers in a row: misses of the first fall through.
     app.use_at(
         "/static/layered",
-        (
-            static_(public.join("sub"), o()),
-            static_(public, o()),
-        ),
+        (static_(public.join("sub"), o()), static_(public, o())),
     );
 }

@@ -199,7 +199,10 @@ mod tests {
         assert_eq!(ok("/.dir/file"), Ok("/srv/root/.dir/file".into()));
         assert_eq!(ok(""), Ok("/srv/root".into()));
         cfg.dotfiles = Some(Dotfiles::Deny);
-        assert_eq!(resolve("/.dir/file", &cfg).map_err(|e| e.status()).err(), Some(403));
+        assert_eq!(
+            resolve("/.dir/file", &cfg).map_err(|e| e.status()).err(),
+            Some(403)
+        );
     }
 
     #[test]

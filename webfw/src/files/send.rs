@@ -65,7 +65,9 @@ pub(crate) fn locate(r: &Resolved, cfg: &Config) -> Result<Located, Error> {
         Ok(Opened::Directory) => Ok(Located::Directory),
         Err(e) => {
             let text = r.path.to_string_lossy();
-            if e.kind() == io::ErrorKind::NotFound && has_no_extension(&text) && !text.ends_with('/')
+            if e.kind() == io::ErrorKind::NotFound
+                && has_no_extension(&text)
+                && !text.ends_with('/')
             {
                 let tries = cfg
                     .extensions
@@ -172,7 +174,9 @@ pub(crate) fn respond(
         }
     }
     if cfg.etag && !h.contains_key(ETAG) {
-        let ms = mtime.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        let ms = mtime
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
         if let Ok(v) = HeaderValue::from_str(&crate::http::etag::stat_tag(size, ms)) {
             h.insert(ETAG, v);
         }
@@ -181,7 +185,12 @@ pub(crate) fn respond(
         h.insert(CONTENT_TYPE, content_type(&path.to_string_lossy()));
     }
 
-    let q = |name| req.headers().get(name).and_then(header_str).filter(|s| !s.is_empty());
+    let q = |name| {
+        req.headers()
+            .get(name)
+            .and_then(header_str)
+            .filter(|s| !s.is_empty())
+    };
     if q(IF_MATCH).is_some()
         || q(IF_UNMODIFIED_SINCE).is_some()
         || q(IF_NONE_MATCH).is_some()
@@ -242,14 +251,18 @@ pub(crate) fn respond(
             ParsedRange::Ranges { ranges, .. } if ranges.len() == 1 => {
                 let r = ranges[0];
                 res.status(206);
-                res.set("Content-Range", format!("bytes {}-{}/{size}", r.start, r.end));
+                res.set(
+                    "Content-Range",
+                    format!("bytes {}-{}/{size}", r.start, r.end),
+                );
                 offset = r.start;
                 len = r.len();
             }
             _ => {}
         }
     }
-    res.headers_mut().insert(CONTENT_LENGTH, HeaderValue::from(len));
+    res.headers_mut()
+        .insert(CONTENT_LENGTH, HeaderValue::from(len));
     if *req.method() == http::Method::HEAD || len == 0 {
         res.end()?;
         return Ok(Sent::Done);
@@ -311,7 +324,9 @@ fn precondition_failed(
         };
         return m != "*"
             && token_list(m).all(|t| {
-                t != etag && t.strip_prefix("W/") != Some(etag) && etag.strip_prefix("W/") != Some(t)
+                t != etag
+                    && t.strip_prefix("W/") != Some(etag)
+                    && etag.strip_prefix("W/") != Some(t)
             });
     }
     if let Some(since) = if_unmodified_since.and_then(|s| httpdate::parse_http_date(s).ok()) {
@@ -325,7 +340,9 @@ fn precondition_failed(
 
 /// send's `parseTokenList`: split at commas, spaces around dropped.
 fn token_list(s: &str) -> impl Iterator<Item = &str> {
-    s.split(',').map(|t| t.trim_matches(' ')).filter(|t| !t.is_empty())
+    s.split(',')
+        .map(|t| t.trim_matches(' '))
+        .filter(|t| !t.is_empty())
 }
 
 /// send's `isRangeFresh`: an `If-Range` ETag must appear in the response's,
@@ -373,13 +390,33 @@ mod tests {
         assert!(precondition_failed(Some(r#""nope""#), None, tag, None));
         assert!(!precondition_failed(Some("*"), None, tag, None));
         assert!(precondition_failed(Some("*"), None, None, None));
-        assert!(!precondition_failed(Some(r#""a", W/"20-1""#), None, tag, None));
+        assert!(!precondition_failed(
+            Some(r#""a", W/"20-1""#),
+            None,
+            tag,
+            None
+        ));
         assert!(!precondition_failed(Some(r#""20-1""#), None, tag, None));
         let lm = Some("Wed, 01 Jan 2020 00:00:00 GMT");
-        assert!(precondition_failed(None, Some("Sun, 01 Dec 2019 00:00:00 GMT"), tag, lm));
-        assert!(!precondition_failed(None, Some("Wed, 01 Jan 2020 00:00:00 GMT"), tag, lm));
+        assert!(precondition_failed(
+            None,
+            Some("Sun, 01 Dec 2019 00:00:00 GMT"),
+            tag,
+            lm
+        ));
+        assert!(!precondition_failed(
+            None,
+            Some("Wed, 01 Jan 2020 00:00:00 GMT"),
+            tag,
+            lm
+        ));
         assert!(!precondition_failed(None, Some("garbage"), tag, lm));
-        assert!(precondition_failed(None, Some("Wed, 01 Jan 2020 00:00:00 GMT"), tag, None));
+        assert!(precondition_failed(
+            None,
+            Some("Wed, 01 Jan 2020 00:00:00 GMT"),
+            tag,
+            None
+        ));
     }
 
     #[test]

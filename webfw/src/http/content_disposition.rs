@@ -122,19 +122,31 @@ mod tests {
     fn matches_the_package() {
         for (name, want) in [
             ("note.txt", r#"attachment; filename="note.txt""#),
-            ("renamed ü file.txt", "attachment; filename=\"renamed ü file.txt\""),
+            (
+                "renamed ü file.txt",
+                "attachment; filename=\"renamed ü file.txt\"",
+            ),
             (
                 "naïve résumé ✓.txt",
                 "attachment; filename=\"naïve résumé ?.txt\"; filename*=UTF-8''na%C3%AFve%20r%C3%A9sum%C3%A9%20%E2%9C%93.txt",
             ),
             (r#"a"b\c.txt"#, r#"attachment; filename="a\"b\\c.txt""#),
             ("100%.txt", r#"attachment; filename="100%.txt""#),
-            ("%41.txt", r#"attachment; filename="%41.txt"; filename*=UTF-8''%2541.txt"#),
+            (
+                "%41.txt",
+                r#"attachment; filename="%41.txt"; filename*=UTF-8''%2541.txt"#,
+            ),
             ("", "attachment; filename*=UTF-8''"),
             ("dir/x y.pdf", r#"attachment; filename="x y.pdf""#),
-            ("😀.txt", r#"attachment; filename="??.txt"; filename*=UTF-8''%F0%9F%98%80.txt"#),
+            (
+                "😀.txt",
+                r#"attachment; filename="??.txt"; filename*=UTF-8''%F0%9F%98%80.txt"#,
+            ),
             ("it's (1).txt", r#"attachment; filename="it's (1).txt""#),
-            ("tab\there.txt", "attachment; filename=\"tab?here.txt\"; filename*=UTF-8''tab%09here.txt"),
+            (
+                "tab\there.txt",
+                "attachment; filename=\"tab?here.txt\"; filename*=UTF-8''tab%09here.txt",
+            ),
         ] {
             assert_eq!(content_disposition(Some(name)), want, "{name}");
         }

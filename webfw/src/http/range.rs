@@ -186,8 +186,14 @@ mod tests {
     #[test]
     fn failures() {
         assert_eq!(parse(200, "malformed", false), ParsedRange::Malformed);
-        assert_eq!(parse(200, "bytes=500-20", false), ParsedRange::Unsatisfiable);
-        assert_eq!(parse(200, "bytes=500-999", false), ParsedRange::Unsatisfiable);
+        assert_eq!(
+            parse(200, "bytes=500-20", false),
+            ParsedRange::Unsatisfiable
+        );
+        assert_eq!(
+            parse(200, "bytes=500-999", false),
+            ParsedRange::Unsatisfiable
+        );
         assert_eq!(parse(200, "bytes=abc", false), ParsedRange::Unsatisfiable);
         assert_eq!(parse(200, "bytes=", false), ParsedRange::Unsatisfiable);
         assert_eq!(parse(200, "bytes=-2000", false), ParsedRange::Unsatisfiable);
@@ -205,13 +211,28 @@ mod tests {
             panic!()
         };
         assert_eq!(unit, "items");
-        assert_eq!(ranges[1], ByteRange { start: 990, end: 999 });
+        assert_eq!(
+            ranges[1],
+            ByteRange {
+                start: 990,
+                end: 999
+            }
+        );
     }
 
     #[test]
     fn combining() {
-        assert_eq!(ranges(150, "bytes=0-4,90-99,5-75,100-199,101-102", true), [(0, 75), (90, 149)]);
-        assert_eq!(ranges(150, "bytes=-1,20-100,0-1,101-120", true), [(149, 149), (20, 120), (0, 1)]);
-        assert_eq!(ranges(1000, "bytes=0-10,5-20,30-40", true), [(0, 20), (30, 40)]);
+        assert_eq!(
+            ranges(150, "bytes=0-4,90-99,5-75,100-199,101-102", true),
+            [(0, 75), (90, 149)]
+        );
+        assert_eq!(
+            ranges(150, "bytes=-1,20-100,0-1,101-120", true),
+            [(149, 149), (20, 120), (0, 1)]
+        );
+        assert_eq!(
+            ranges(1000, "bytes=0-10,5-20,30-40", true),
+            [(0, 20), (30, 40)]
+        );
     }
 }
