@@ -149,7 +149,7 @@ impl Exchange {
         st.chunks.clear();
         st.ended = false;
         st.waker = None;
-        st.gone = !st.ended;
+        st.gone = false;
     }
 }
 
