@@ -229,10 +229,17 @@ pub(crate) fn header_pair(name: &str, value: &str) -> Option<(HeaderName, Header
     Some((name, value))
 }
 
-/// `path.resolve(p)`: relative to the working directory.
+/// `path.resolve(p)`: relative to the working directory, normalised,
+/// without a trailing slash.
 pub(crate) fn absolute(p: PathBuf) -> PathBuf {
-    if p.is_absolute() {
-        return p;
+    let p = if p.is_absolute() {
+        p
+    } else {
+        std::env::current_dir().map_or(p.clone(), |cwd| cwd.join(p))
+    };
+    let normal = super::path::normalize(&p.to_string_lossy());
+    match normal.strip_suffix('/') {
+        Some(s) if !s.is_empty() => PathBuf::from(s),
+        _ => PathBuf::from(normal),
     }
-    std::env::current_dir().map_or(p.clone(), |cwd| cwd.join(p))
 }

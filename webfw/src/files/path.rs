@@ -46,36 +46,49 @@ pub(crate) fn decode_component(s: &str) -> Option<Cow<'_, str>> {
     percent_encoding::percent_decode_str(s).decode_utf8().ok()
 }
 
-/// Node's `path.posix.normalize`.
+/// Node's `path.posix.normalize`, built in one string.
 pub(crate) fn normalize(path: &str) -> String {
     if path.is_empty() {
         return ".".to_owned();
     }
     let absolute = path.starts_with('/');
-    let trailing = path.ends_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|p| *p != "..") {
-                    parts.pop();
-                } else if !absolute {
-                    parts.push("..");
-                }
-            }
-            s => parts.push(s),
-        }
-    }
+    let base = usize::from(absolute);
     let mut out = String::with_capacity(path.len() + 1);
     if absolute {
         out.push('/');
     }
-    out.push_str(&parts.join("/"));
+    // Leading `..` segments of a relative path, which a later `..` keeps.
+    let mut ups = 0;
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                let kept = if ups == 0 { 0 } else { ups * 3 - 1 };
+                if out.len() > base + kept {
+                    match out[base..].rfind('/') {
+                        Some(i) => out.truncate(base + i),
+                        None => out.truncate(base),
+                    }
+                } else if !absolute {
+                    if out.len() > base {
+                        out.push('/');
+                    }
+                    out.push_str("..");
+                    ups += 1;
+                }
+            }
+            s => {
+                if out.len() > base {
+                    out.push('/');
+                }
+                out.push_str(s);
+            }
+        }
+    }
     if out.is_empty() {
         out.push('.');
     }
-    if trailing && !out.ends_with('/') {
+    if path.ends_with('/') && !out.ends_with('/') {
         out.push('/');
     }
     out
@@ -87,8 +100,7 @@ pub(crate) fn resolve(path: &str, cfg: &Config) -> Result<Resolved, Error> {
     if path.contains('\0') {
         return Err(Error::from_status(400));
     }
-    let (full, parts): (String, Vec<String>);
-    match &cfg.root {
+    let full = match &cfg.root {
         Some(root) => {
             let rel = if path.is_empty() {
                 String::new()
@@ -98,46 +110,54 @@ pub(crate) fn resolve(path: &str, cfg: &Config) -> Result<Resolved, Error> {
             if has_up_segment(&rel) {
                 return Err(Error::from_status(403));
             }
-            parts = rel.split('/').map(str::to_owned).collect();
+            dotfiles(&rel, cfg)?;
+            // `normalize(join(root, rel))`: the root is normalised already
+            // and `rel` holds no `..`.
             let root = root.to_string_lossy();
-            // `path.join` leaves out an empty part.
-            full = if rel.is_empty() {
-                normalize(&root)
-            } else {
-                normalize(&format!("{root}/{rel}"))
-            };
+            match rel.as_str() {
+                "" | "." => root.into_owned(),
+                "./" => format!("{root}/"),
+                _ => format!("{root}/{rel}"),
+            }
         }
         None => {
             if has_up_segment(path) {
                 return Err(Error::from_status(403));
             }
             let normal = normalize(path);
-            parts = normal.split('/').map(str::to_owned).collect();
+            dotfiles(&normal, cfg)?;
             // `path.resolve` drops a trailing slash.
-            full = match normal.strip_suffix('/') {
+            match normal.strip_suffix('/') {
                 Some(s) if !s.is_empty() => s.to_owned(),
                 _ => normal,
-            };
-        }
-    }
-    if parts.iter().any(|p| p.len() > 1 && p.starts_with('.')) {
-        let access = cfg.dotfiles.unwrap_or_else(|| {
-            if parts.last().is_some_and(|p| p.starts_with('.')) {
-                Dotfiles::Ignore
-            } else {
-                Dotfiles::Allow
             }
-        });
-        match access {
-            Dotfiles::Allow => {}
-            Dotfiles::Deny => return Err(Error::from_status(403)),
-            Dotfiles::Ignore => return Err(Error::from_status(404)),
         }
-    }
+    };
     Ok(Resolved {
         path: PathBuf::from(full),
         trailing_slash: path.ends_with('/'),
     })
+}
+
+/// send's `containsDotFile` and the `dotfiles` rule, on the path's
+/// segments.
+fn dotfiles(path: &str, cfg: &Config) -> Result<(), Error> {
+    if !path.split('/').any(|p| p.len() > 1 && p.starts_with('.')) {
+        return Ok(());
+    }
+    let access = cfg.dotfiles.unwrap_or_else(|| {
+        let last = path.rsplit('/').next().unwrap_or(path);
+        if last.starts_with('.') {
+            Dotfiles::Ignore
+        } else {
+            Dotfiles::Allow
+        }
+    });
+    match access {
+        Dotfiles::Allow => Ok(()),
+        Dotfiles::Deny => Err(Error::from_status(403)),
+        Dotfiles::Ignore => Err(Error::from_status(404)),
+    }
 }
 
 /// Node's `path.extname` is empty (no extension to try others after).
@@ -168,6 +188,12 @@ mod tests {
             ("/..", "/"),
             ("./..", ".."),
             ("./a/..", "."),
+            ("./../../a/../b", "../../b"),
+            ("a/b/../../..", ".."),
+            ("/a/b/../../..", "/"),
+            ("//a//b//", "/a/b/"),
+            ("./.", "."),
+            ("../a/..", ".."),
         ] {
             assert_eq!(normalize(input), want, "{input}");
         }

@@ -115,9 +115,8 @@ fn open(path: &Path) -> io::Result<Opened> {
     if !meta.is_file() {
         return Err(io::Error::from(io::ErrorKind::NotFound));
     }
+    // send, too, streams what it opens after a stat.
     let file = File::open(path)?;
-    // The metadata of what was opened, should the name have changed hands.
-    let meta = file.metadata()?;
     Ok(Opened::File(file, meta))
 }
 
@@ -185,22 +184,17 @@ pub(crate) fn respond(
         h.insert(CONTENT_TYPE, content_type(&path.to_string_lossy()));
     }
 
-    let q = |name| {
-        req.headers()
-            .get(name)
-            .and_then(header_str)
-            .filter(|s| !s.is_empty())
-    };
-    if q(IF_MATCH).is_some()
-        || q(IF_UNMODIFIED_SINCE).is_some()
-        || q(IF_NONE_MATCH).is_some()
-        || q(IF_MODIFIED_SINCE).is_some()
+    let c = Conditions::of(req);
+    if c.if_match.is_some()
+        || c.if_unmodified_since.is_some()
+        || c.if_none_match.is_some()
+        || c.if_modified_since.is_some()
     {
         let etag = res.get("etag").map(str::to_owned);
         let last_modified = res.get("last-modified").map(str::to_owned);
         if precondition_failed(
-            q(IF_MATCH),
-            q(IF_UNMODIFIED_SINCE),
+            c.if_match,
+            c.if_unmodified_since,
             etag.as_deref(),
             last_modified.as_deref(),
         ) {
@@ -210,9 +204,9 @@ pub(crate) fn respond(
         let cachable = (200..300).contains(&status) || status == 304;
         if cachable
             && crate::http::fresh::is_fresh(
-                q(IF_NONE_MATCH),
-                q(IF_MODIFIED_SINCE),
-                q(http::header::CACHE_CONTROL),
+                c.if_none_match,
+                c.if_modified_since,
+                c.cache_control,
                 etag.as_deref(),
                 last_modified.as_deref(),
             )
@@ -234,12 +228,12 @@ pub(crate) fn respond(
 
     let mut offset = 0;
     let mut len = size;
-    if let Some(range) = req.headers().get(RANGE).and_then(header_str)
+    if let Some(range) = c.range
         && cfg.accept_ranges
         && range.trim_start_matches(' ').starts_with("bytes=")
     {
         let mut parsed = parse(size, range, true);
-        if !range_fresh(req.headers().get(IF_RANGE).and_then(header_str), res) {
+        if !range_fresh(c.if_range, res) {
             parsed = ParsedRange::Malformed;
         }
         match parsed {
@@ -251,10 +245,7 @@ pub(crate) fn respond(
             ParsedRange::Ranges { ranges, .. } if ranges.len() == 1 => {
                 let r = ranges[0];
                 res.status(206);
-                res.set(
-                    "Content-Range",
-                    format!("bytes {}-{}/{size}", r.start, r.end),
-                );
+                res.set("Content-Range", format!("bytes {}-{}/{size}", r.start, r.end));
                 offset = r.start;
                 len = r.len();
             }
@@ -309,6 +300,41 @@ pub(crate) async fn stream(res: &mut Response, s: FileStream) -> Result<bool, Er
     }
     res.end()?;
     Ok(true)
+}
+
+/// The request headers send reads, found in one pass (empty ones count
+/// as absent, as in JavaScript).
+#[derive(Default)]
+struct Conditions<'a> {
+    if_match: Option<&'a str>,
+    if_unmodified_since: Option<&'a str>,
+    if_none_match: Option<&'a str>,
+    if_modified_since: Option<&'a str>,
+    cache_control: Option<&'a str>,
+    range: Option<&'a str>,
+    if_range: Option<&'a str>,
+}
+
+impl<'a> Conditions<'a> {
+    fn of(req: &'a Request) -> Conditions<'a> {
+        let mut c = Conditions::default();
+        for (name, value) in req.headers() {
+            let field = match *name {
+                IF_MATCH => &mut c.if_match,
+                IF_UNMODIFIED_SINCE => &mut c.if_unmodified_since,
+                IF_NONE_MATCH => &mut c.if_none_match,
+                IF_MODIFIED_SINCE => &mut c.if_modified_since,
+                CACHE_CONTROL => &mut c.cache_control,
+                RANGE => &mut c.range,
+                IF_RANGE => &mut c.if_range,
+                _ => continue,
+            };
+            if field.is_none() {
+                *field = header_str(value).filter(|s| !s.is_empty());
+            }
+        }
+        c
+    }
 }
 
 /// send's `isPreconditionFailure`.
