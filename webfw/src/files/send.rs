@@ -31,7 +31,9 @@ use crate::response::Response;
 /// uses 64 KiB too).
 pub(crate) const CHUNK: u64 = 64 * 1024;
 
-/// What send found at a path.
+/// What send found at a path. Lives on the stack for one call: boxing
+/// the file's metadata would cost an allocation per request.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Located {
     File(File, Metadata, PathBuf),
     /// A directory where a file was asked for (send's `redirect`).
@@ -245,7 +247,10 @@ pub(crate) fn respond(
             ParsedRange::Ranges { ranges, .. } if ranges.len() == 1 => {
                 let r = ranges[0];
                 res.status(206);
-                res.set("Content-Range", format!("bytes {}-{}/{size}", r.start, r.end));
+                res.set(
+                    "Content-Range",
+                    format!("bytes {}-{}/{size}", r.start, r.end),
+                );
                 offset = r.start;
                 len = r.len();
             }
