@@ -27,7 +27,8 @@ pub enum Dotfiles {
 /// What send's stream is configured with (both front ends fill it).
 #[derive(Clone, Debug)]
 pub(crate) struct Config {
-    pub(crate) root: Option<PathBuf>,
+    /// Absolute and normalised, without a trailing slash.
+    pub(crate) root: Option<String>,
     pub(crate) accept_ranges: bool,
     pub(crate) cache_control: bool,
     pub(crate) etag: bool,
@@ -231,7 +232,7 @@ pub(crate) fn header_pair(name: &str, value: &str) -> Option<(HeaderName, Header
 
 /// `path.resolve(p)`: relative to the working directory, normalised,
 /// without a trailing slash.
-pub(crate) fn absolute(p: PathBuf) -> PathBuf {
+pub(crate) fn absolute(p: PathBuf) -> String {
     let p = if p.is_absolute() {
         p
     } else {
@@ -239,7 +240,7 @@ pub(crate) fn absolute(p: PathBuf) -> PathBuf {
     };
     let normal = super::path::normalize(&p.to_string_lossy());
     match normal.strip_suffix('/') {
-        Some(s) if !s.is_empty() => PathBuf::from(s),
-        _ => PathBuf::from(normal),
+        Some(s) if !s.is_empty() => s.to_owned(),
+        _ => normal,
     }
 }

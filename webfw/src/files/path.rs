@@ -48,10 +48,15 @@ pub(crate) fn decode_component(s: &str) -> Option<Cow<'_, str>> {
 
 /// Node's `path.posix.normalize`, built in one string.
 pub(crate) fn normalize(path: &str) -> String {
+    normalize_as(path, path.starts_with('/'))
+}
+
+/// `normalize`, with `absolute: false` giving what `normalize('./' + path)`
+/// gives without building that string.
+fn normalize_as(path: &str, absolute: bool) -> String {
     if path.is_empty() {
         return ".".to_owned();
     }
-    let absolute = path.starts_with('/');
     let base = usize::from(absolute);
     let mut out = String::with_capacity(path.len() + 1);
     if absolute {
@@ -105,7 +110,7 @@ pub(crate) fn resolve(path: &str, cfg: &Config) -> Result<Resolved, Error> {
             let rel = if path.is_empty() {
                 String::new()
             } else {
-                normalize(&format!("./{path}"))
+                normalize_as(path, false)
             };
             if has_up_segment(&rel) {
                 return Err(Error::from_status(403));
@@ -113,9 +118,8 @@ pub(crate) fn resolve(path: &str, cfg: &Config) -> Result<Resolved, Error> {
             dotfiles(&rel, cfg)?;
             // `normalize(join(root, rel))`: the root is normalised already
             // and `rel` holds no `..`.
-            let root = root.to_string_lossy();
             match rel.as_str() {
-                "" | "." => root.into_owned(),
+                "" | "." => root.clone(),
                 "./" => format!("{root}/"),
                 _ => format!("{root}/{rel}"),
             }

@@ -165,8 +165,6 @@ impl Response {
         options.headers.insert(0, (CONTENT_DISPOSITION, value));
         let full = if options.config.root.is_none() {
             files::options::absolute(path.into())
-                .to_string_lossy()
-                .into_owned()
         } else {
             path.to_owned()
         };
