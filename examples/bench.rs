@@ -49,7 +49,10 @@ fn main() -> std::io::Result<()> {
     let mut app = webfw::app();
     app.get("/plaintext", plaintext);
     app.get("/json", json);
-    // `echo-json` and `static` need the body parsers and static files (later issues).
+    // `echo-json` needs the body parsers (a later issue).
+    // `app.use('/static', express.static(STATIC_DIR))`, default options.
+    let static_dir = std::env::var("STATIC_DIR").unwrap_or_else(|_| "static".to_owned());
+    app.use_at("/static", webfw::static_(static_dir, Default::default()));
     app.use_at("/mw", (mw1, mw2, mw3, mw4, mw5, mw6, mw7, mw8, mw9, mw10));
     app.get("/mw/plaintext", plaintext);
     // BENCH-LOG: the `/log` scenario is registered here.

@@ -14,10 +14,14 @@
 //! `LOG_FILE` (where the `/log/*` loggers append), `NODE_ENV` (read by webfw
 //! itself when `WEBFW_ENV` is unset; `production` hides error details).
 
+#[path = "conformance/files.rs"]
+mod files;
 #[path = "conformance/log.rs"]
 mod log;
 #[path = "conformance/render.rs"]
 mod render;
+#[path = "conformance/static.rs"]
+mod static_files;
 
 use std::path::PathBuf;
 
@@ -70,6 +74,8 @@ fn main() -> std::io::Result<()> {
     // Not ported yet (need features webfw lacks): /neg (res.format), /body
     // (body parsers), /static (express.static), /files (sendFile/download),
     // /cookies (cookie-parser, res.cookie). They go here, in this order.
+    static_files::routes(&mut app, &static_files::public_dir());
+    files::routes(&mut app);
     errors(&mut app);
     proxy(&mut app);
     sub(&mut app);
@@ -361,8 +367,9 @@ fn req(app: &mut App) {
         let body = json!({ "name": name, "value": value });
         res.json(&body)
     });
-    // Not ported yet: /req/accepts*, /req/is, /req/range (no req.accepts,
-    // req.is or req.range in webfw yet).
+    // Not ported yet: /req/accepts*, /req/is (no req.accepts or req.is in
+    // webfw yet).
+    app.get("/req/range", files::req_range);
 
     // Freshness against validators set before responding: a fresh request
     // gets a 304 from res.json.
@@ -724,7 +731,7 @@ fn res_headers(app: &mut App) {
         });
         res.json(&body)
     });
-    // Not ported yet: /res/attachment* (no res.attachment).
+    files::attachment_routes(app);
     app.get("/res/end", |_req: &mut Request, res: &mut Response| {
         res.end_with("raw end")
     });
@@ -1116,8 +1123,7 @@ fn etag(app: &mut App) {
     );
 }
 
-/// `etagApp(setting, label)`. Its `/static` mount (express.static, which
-/// ignores the setting) waits for static files.
+/// `etagApp(setting, label)`; its `/static` mount ignores the setting.
 fn etag_app(setting: Setting, label: &'static str) -> App {
     let mut a = webfw::app();
     a.set("etag", setting);
@@ -1128,5 +1134,9 @@ fn etag_app(setting: Setting, label: &'static str) -> App {
     a.get("/buffer", |_req: &mut Request, res: &mut Response| {
         res.send(b"etag buffer")
     });
+    a.use_at(
+        "/static",
+        webfw::static_(static_files::public_dir(), Default::default()),
+    );
     a
 }

@@ -29,6 +29,7 @@ struct Inner {
     name: Cow<'static, str>,
     expose: Option<bool>,
     kind: Option<Cow<'static, str>>,
+    code: Option<Cow<'static, str>>,
     headers: Vec<(HeaderName, HeaderValue)>,
     source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
 }
@@ -49,6 +50,7 @@ impl Error {
                 name: Cow::Borrowed("Error"),
                 expose: None,
                 kind: None,
+                code: None,
                 headers: Vec::new(),
                 source: None,
             }),
@@ -108,6 +110,27 @@ impl Error {
     pub fn with_type(mut self, kind: impl Into<Cow<'static, str>>) -> Self {
         self.inner_mut().kind = Some(kind.into());
         self
+    }
+
+    /// Sets `err.code`, the system error code (`ENOENT`, `EISDIR`, …) that
+    /// file errors carry as Node's do.
+    ///
+    /// ```
+    /// let err = webfw::Error::from_status(404).with_code("ENOENT");
+    /// assert_eq!(err.code(), Some("ENOENT"));
+    /// ```
+    pub fn with_code(mut self, code: impl Into<Cow<'static, str>>) -> Self {
+        self.inner_mut().code = Some(code.into());
+        self
+    }
+
+    /// `err.code`, if any.
+    ///
+    /// ```
+    /// assert_eq!(webfw::Error::new("x").code(), None);
+    /// ```
+    pub fn code(&self) -> Option<&str> {
+        self.inner.code.as_deref()
     }
 
     /// Overrides whether the message may be shown to clients.

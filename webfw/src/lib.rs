@@ -3,6 +3,7 @@
 pub mod app;
 pub mod body;
 mod error;
+pub mod files;
 mod final_handler;
 mod handler;
 pub mod http;
@@ -19,6 +20,7 @@ pub mod view;
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{TextOptions, text};
 pub use error::Error;
+pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
     HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,

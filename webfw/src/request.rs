@@ -4,6 +4,8 @@
 //! router (which strips the mount path from `req.url`) costs no allocation in
 //! the common case.
 
+mod range;
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, OnceLock};
 

@@ -1,5 +1,6 @@
 //! Pure HTTP helpers ported from Express's dependencies: no app state, no I/O.
 
+pub mod content_disposition;
 pub mod content_type;
 pub mod encodeurl;
 pub mod escape_html;
@@ -10,6 +11,7 @@ pub mod negotiate;
 pub mod proxy_addr;
 pub mod qs;
 pub mod querystring;
+pub mod range;
 pub mod status;
 pub mod vary;
 

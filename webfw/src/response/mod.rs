@@ -5,11 +5,13 @@
 //! the server (design decision 4), `on_headers` hooks run just before, and
 //! `on_finish` hooks run once the last byte has been handed to the connection.
 
+mod attachment;
 mod body_memo;
 pub(crate) mod header_pool;
 pub(crate) mod outbox;
 mod render;
 mod send;
+mod send_file;
 
 use std::sync::Arc;
 use std::time::Instant;

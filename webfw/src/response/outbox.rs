@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::Waker;
+use std::task::{Poll, Waker};
 
 use bytes::Bytes;
 use http::HeaderMap;
@@ -39,6 +39,8 @@ struct State {
     chunks: VecDeque<Bytes>,
     ended: bool,
     waker: Option<Waker>,
+    /// The body was dropped before the stream ended: the client went away.
+    gone: bool,
 }
 
 /// The part of an outbox the connection reads, shared with the response.
@@ -90,6 +92,31 @@ impl Mailbox {
         if let Some(w) = st.waker.take() {
             w.wake();
         }
+    }
+
+    /// Ready once the connection has taken every chunk pushed so far
+    /// (`true`) or the client went away (`false`): a streaming writer waits
+    /// here so that at most one chunk is queued. The body polls the chain
+    /// only once its queue is empty, so no wake-up is needed for that; the
+    /// chain runs on in a task of its own once the body is gone, and its
+    /// next poll sees `gone`.
+    pub(crate) fn poll_drained(&self) -> Poll<bool> {
+        let st = self.lock();
+        if st.gone {
+            Poll::Ready(false)
+        } else if st.chunks.is_empty() {
+            Poll::Ready(true)
+        } else {
+            Poll::Pending
+        }
+    }
+
+    /// The connection dropped the body: unless it had ended, the client
+    /// went away, and what is still queued will never be written.
+    pub(crate) fn body_dropped(&self) {
+        let mut st = self.lock();
+        st.gone = !st.ended;
+        st.chunks.clear();
     }
 
     /// The head, once; taking a complete response's leaves the state as new.
@@ -152,6 +179,7 @@ impl Mailbox {
         st.chunks.clear();
         st.ended = false;
         st.waker = None;
+        st.gone = false;
     }
 }
 
@@ -186,6 +214,11 @@ impl Outbox {
     /// Sends a chunk of a streamed body, and ends the body when `end`.
     pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) {
         self.mailbox.push_chunk(chunk, end);
+    }
+
+    /// The shared mailbox, for waiting on the connection to drain it.
+    pub(crate) fn mailbox(&self) -> &Arc<Mailbox> {
+        &self.mailbox
     }
 
     /// Keeps a complete head for [`Outbox::take_held`] from now on.

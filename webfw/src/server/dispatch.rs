@@ -260,10 +260,11 @@ impl Drop for ResponseBody {
     fn drop(&mut self) {
         // Also reached when the client goes away mid-body: on-finished fires
         // then too, and a handler still streaming runs on to its end.
-        if let Kind::Stream { chain, .. } = &mut self.kind
-            && let Some(rest) = chain.take()
-        {
-            spawn_rest(rest);
+        if let Kind::Stream { chain, mailbox } = &mut self.kind {
+            mailbox.body_dropped();
+            if let Some(rest) = chain.take() {
+                spawn_rest(rest);
+            }
         }
         self.finish();
     }

@@ -1,0 +1,18 @@
+//! Files: `res.sendFile` / `res.download` and `express.static`, with the
+//! HTTP semantics of `send` 0.19 and `serve-static` 1.16.
+//!
+//! `path` turns a request path or a file name into a file system path the
+//! way send does (decoding, `..` checks, dotfiles), `send` answers with a
+//! file (validators, conditional requests, ranges, streaming) and
+//! `serve_static` is the middleware.
+
+mod max_age;
+pub(crate) mod options;
+pub(crate) mod path;
+pub(crate) mod send;
+mod serve_static;
+
+pub use max_age::MaxAge;
+pub use options::{Dotfiles, SendFileOptions};
+pub(crate) use send::Sent;
+pub use serve_static::{SetHeaders, Static, StaticOptions, static_};

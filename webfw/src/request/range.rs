@@ -1,0 +1,30 @@
+//! `req.range(size, options)`.
+
+use super::{Request, header_str};
+use crate::http::range::{ParsedRange, parse};
+
+impl Request {
+    /// `req.range(size, {combine})`: the request's `Range` header parsed
+    /// for a resource of `size` bytes (range-parser 1.2); `None` without
+    /// the header. [`ParsedRange::Unsatisfiable`] and
+    /// [`ParsedRange::Malformed`] are Express's `-1` and `-2`.
+    ///
+    /// ```
+    /// use webfw::http::range::{ByteRange, ParsedRange};
+    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// assert_eq!(req.range(1000, false), None);
+    /// req.headers_mut().insert("range", "bytes=0-99".parse().unwrap());
+    /// assert_eq!(req.range(1000, false), Some(ParsedRange::Ranges {
+    ///     unit: "bytes".into(),
+    ///     ranges: vec![ByteRange { start: 0, end: 99 }],
+    /// }));
+    /// ```
+    pub fn range(&self, size: u64, combine: bool) -> Option<ParsedRange> {
+        let header = self
+            .headers()
+            .get(http::header::RANGE)
+            .and_then(header_str)
+            .filter(|s| !s.is_empty())?;
+        Some(parse(size, header, combine))
+    }
+}

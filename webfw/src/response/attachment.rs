@@ -1,0 +1,47 @@
+//! `res.attachment([filename])`.
+
+use http::HeaderValue;
+use http::header::CONTENT_DISPOSITION;
+
+use super::Response;
+use crate::http::content_disposition::{content_disposition, latin1_bytes};
+
+impl Response {
+    /// `res.attachment([filename])`: `Content-Disposition: attachment`, and
+    /// with a file name its `filename` parameters (as the
+    /// `content-disposition` package writes them) and the `Content-Type` of
+    /// its extension. Latin-1 characters go out as single bytes, like Node.
+    ///
+    /// ```
+    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut res = webfw::Response::for_test(&req);
+    /// res.attachment("logs/report.pdf");
+    /// assert_eq!(res.get("content-disposition"), Some(r#"attachment; filename="report.pdf""#));
+    /// assert_eq!(res.get("content-type"), Some("application/pdf"));
+    /// res.attachment(None);
+    /// assert_eq!(res.get("content-disposition"), Some("attachment"));
+    /// ```
+    pub fn attachment<'a>(&mut self, filename: impl Into<Option<&'a str>>) -> &mut Self {
+        let filename = filename.into();
+        if let Some(name) = filename {
+            self.type_(extname(name));
+        }
+        let value = content_disposition(filename);
+        let value = latin1_bytes(&value)
+            .and_then(|b| HeaderValue::from_bytes(&b).ok())
+            .unwrap_or_else(|| HeaderValue::from_static("attachment"));
+        self.headers_mut().insert(CONTENT_DISPOSITION, value);
+        self
+    }
+}
+
+/// Node's `path.extname`: from the last `.` of the base name (not a
+/// leading one), else empty.
+fn extname(path: &str) -> &str {
+    let base = path.trim_end_matches('/');
+    let base = base.rsplit('/').next().unwrap_or(base);
+    match base.rfind('.') {
+        Some(i) if !base[..i].bytes().all(|b| b == b'.') => &base[i..],
+        _ => "",
+    }
+}
