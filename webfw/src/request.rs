@@ -15,6 +15,8 @@ use crate::inline_option::InlineOption;
 use crate::router::Params;
 use crate::router::RouteInfo;
 
+mod accepts;
+
 /// The request body as it arrived, before any body parser.
 pub enum RawBody {
     /// The body is still on the connection.

@@ -1,6 +1,8 @@
 //! Pure HTTP helpers ported from Express's dependencies: no app state, no I/O.
 
 pub mod content_type;
+pub mod cookie;
+pub mod cookie_signature;
 pub mod encodeurl;
 pub mod escape_html;
 pub mod etag;
