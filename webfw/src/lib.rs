@@ -27,6 +27,7 @@
 
 pub mod app;
 pub mod body;
+mod cookie_parser;
 mod error;
 mod final_handler;
 mod handler;
@@ -42,6 +43,7 @@ mod server;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{TextOptions, text};
+pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use error::Error;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
@@ -54,7 +56,7 @@ pub use macros::{
     routes,
 };
 pub use request::{RawBody, Request};
-pub use response::{Response, SendBody};
+pub use response::{CookieOptions, CookieValue, Format, NotAcceptable, Response, SendBody};
 pub use router::{Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;

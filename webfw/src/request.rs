@@ -16,6 +16,8 @@ use crate::router::Params;
 use crate::router::RouteInfo;
 
 mod accepts;
+mod cookies;
+mod param;
 
 /// The request body as it arrived, before any body parser.
 pub enum RawBody {

@@ -6,6 +6,10 @@
 //! `on_finish` hooks run once the last byte has been handed to the connection.
 
 mod body_memo;
+mod cookie;
+mod format;
+mod jsonp;
+mod links;
 mod send;
 
 use std::sync::Arc;
@@ -23,6 +27,8 @@ use crate::request::{Request, header_str};
 use crate::server::exchange::{Exchange, Head, HeadBody};
 use crate::server::header_pool;
 
+pub use cookie::{CookieOptions, CookieValue};
+pub use format::{Format, NotAcceptable};
 pub use send::SendBody;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
@@ -109,6 +115,9 @@ pub struct Response {
     /// no lock taken on either side.
     hold_head: bool,
     held: Option<Head>,
+    /// The secret `res.cookie` signs with (`req.secret`), set by
+    /// `cookie_parser`.
+    pub(crate) cookie_secret: Option<Arc<str>>,
 }
 
 impl Drop for Response {
@@ -175,6 +184,7 @@ impl Response {
             head_at: None,
             hold_head: false,
             held: None,
+            cookie_secret: None,
         });
         // One pass over the request's headers (a lookup each would cost
         // several times more on the common path, where none is present).
