@@ -137,8 +137,9 @@ fn array_index(key: &str) -> Option<u32> {
 /// An object with JavaScript's key order: array indexes first, ascending,
 /// then the other keys in insertion order.
 fn js_object(pairs: Vec<(String, Value)>) -> Map<String, Value> {
-    let (mut indexes, others): (Vec<_>, Vec<_>) =
-        pairs.into_iter().partition(|(k, _)| array_index(k).is_some());
+    let (mut indexes, others): (Vec<_>, Vec<_>) = pairs
+        .into_iter()
+        .partition(|(k, _)| array_index(k).is_some());
     indexes.sort_by_key(|(k, _)| array_index(k));
     indexes.into_iter().chain(others).collect()
 }

@@ -258,7 +258,11 @@ impl Response {
     /// res.cookie("name", "tobi").unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("name=tobi; Path=/"));
     /// ```
-    pub fn cookie(&mut self, name: &str, value: impl Into<CookieValue>) -> Result<&mut Self, Error> {
+    pub fn cookie(
+        &mut self,
+        name: &str,
+        value: impl Into<CookieValue>,
+    ) -> Result<&mut Self, Error> {
         self.cookie_with(name, value, &CookieOptions::default())
     }
 
