@@ -166,14 +166,13 @@ struct MediaRange<'a> {
 fn split_quoted(s: &str, sep: char) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     let mut start = 0;
-    let mut quotes = 0usize;
+    let mut quoted = false;
     for (i, c) in s.char_indices() {
         if c == '"' {
-            quotes += 1;
-        } else if c == sep && quotes % 2 == 0 {
+            quoted = !quoted;
+        } else if c == sep && !quoted {
             out.push(&s[start..i]);
             start = i + 1;
-            quotes = 0;
         }
     }
     out.push(&s[start..]);

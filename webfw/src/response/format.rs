@@ -24,6 +24,14 @@ pub struct Format<'h> {
     default: Option<FormatFn<'h>>,
 }
 
+impl Default for Format<'_> {
+    /// No handlers (the same as [`Format::new`]; `Format::default(…)` is the
+    /// builder method that adds the `default` handler).
+    fn default() -> Self {
+        Format::new()
+    }
+}
+
 impl<'h> Format<'h> {
     /// No handlers yet.
     ///
