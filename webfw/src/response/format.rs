@@ -87,9 +87,13 @@ impl Response {
     /// res.format(
     ///     Format::new()
     ///         .on("text/plain", |res| res.send("hey"))
-    ///         .on("json", |res| res.json(&serde_json::json!({ "message": "hey" }))),
+    ///         .on("json", |res| {
+    ///             assert_eq!(res.get("content-type"), Some("application/json; charset=utf-8"));
+    ///             assert_eq!(res.get("vary"), Some("Accept"));
+    ///             res.json(&serde_json::json!({ "message": "hey" }))
+    ///         }),
     /// ).unwrap();
-    /// assert_eq!(res.get("vary"), Some("Accept"));
+    /// assert!(res.headers_sent());
     ///
     /// req.headers_mut().insert("accept", "image/png".parse().unwrap());
     /// let mut res = webfw::Response::for_test(&req);
