@@ -295,6 +295,9 @@ pub fn serialize(name: &str, encoded: &str, attrs: &Attributes<'_>) -> Result<St
 /// ```
 pub fn parse(header: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
+    // A 16 KiB header holds thousands of pairs: repeated names are found
+    // by hash, not by a scan of those seen.
+    let mut seen = std::collections::HashSet::new();
     if header.len() < 2 {
         return out;
     }
@@ -312,7 +315,7 @@ pub fn parse(header: &str) -> Vec<(String, String)> {
             continue;
         }
         let key = trim(&s[index..eq]);
-        if !out.iter().any(|(k, _)| *k == key) && key != "__proto__" {
+        if key != "__proto__" && seen.insert(key.clone()) {
             let raw = s[eq + 1..end].trim_matches([' ', '\t']);
             let raw = if raw == "\"" {
                 // One quote is both the opening and the closing one.

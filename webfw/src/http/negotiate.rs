@@ -238,11 +238,21 @@ fn parse_media_range(entry: &str, index: usize) -> Option<MediaRange<'_>> {
                 q = val.map_or(f64::NAN, js_parse_float);
                 break;
             }
-            // A repeated name keeps its last value, as an object would.
-            params.retain(|(k, _)| *k != key);
             params.push((key, val));
         }
     }
+    // A repeated name keeps its last value, as an object would (sorted by
+    // hash rather than scanned, so a hostile entry stays linear).
+    let mut last = std::collections::HashMap::new();
+    for (i, (k, _)) in params.iter().enumerate() {
+        last.insert(k.clone(), i);
+    }
+    let params = params
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (k, _))| last.get(k) == Some(i))
+        .map(|(_, p)| p)
+        .collect();
     Some(MediaRange {
         kind,
         subtype,

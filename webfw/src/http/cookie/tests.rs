@@ -148,3 +148,11 @@ fn utc_strings_follow_javascript() {
     assert_eq!(utc_string(-1.0).unwrap(), "Wed, 31 Dec 1969 23:59:59 GMT");
     assert!(utc_string(f64::NAN).is_none());
 }
+
+#[test]
+fn thousands_of_pairs_keep_the_first_of_each_name() {
+    let header: String = (0..4000).map(|i| format!("k{}={i}; ", i % 1000)).collect();
+    let parsed = parse(&header);
+    assert_eq!(parsed.len(), 1000);
+    assert_eq!(parsed[999], ("k999".to_owned(), "999".to_owned()));
+}

@@ -286,3 +286,14 @@ fn any_header_ranks_without_panicking_and_within_bounds() {
         let _ = accepted_languages(Some(&header));
     }
 }
+
+#[test]
+fn repeated_parameters_keep_the_last_value() {
+    let many: String = (0..3000).map(|i| format!(";level={i}")).collect();
+    let header = format!("text/html{many}, text/plain;q=0.5");
+    let offers = ["text/html;level=2999", "text/html;level=1", "text/plain"];
+    assert_eq!(
+        pick(preferred(Some(&header), &offers), &offers),
+        ["text/html;level=2999", "text/plain"]
+    );
+}
