@@ -5,19 +5,22 @@
 //!
 //! One function per route group, registered in the order of the reference
 //! (order matters: `/log` first, `app.param` before the `/params` router, …).
-//! Groups that need features webfw does not have yet (body parsers, static
-//! files, cookies, sendFile/download, `res.format`/`req.accepts`,
-//! jsonp, links, attachment) are left out; see the list in `main`.
+//! Groups that need features webfw does not have yet are left out; see
+//! the comments in `main`.
 //!
 //! Environment (set by the kit's runner):
 //! `PORT` (default 3000, bound on 127.0.0.1), `FIXTURES` (fixtures directory),
 //! `LOG_FILE` (where the `/log/*` loggers append), `NODE_ENV` (read by webfw
 //! itself when `WEBFW_ENV` is unset; `production` hides error details).
 
+#[path = "conformance/cookies.rs"]
+mod cookies;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]
 mod log;
+#[path = "conformance/neg.rs"]
+mod neg;
 #[path = "conformance/render.rs"]
 mod render;
 #[path = "conformance/static.rs"]
@@ -71,11 +74,11 @@ fn main() -> std::io::Result<()> {
     routing(&mut app);
     req(&mut app);
     res(&mut app);
-    // Not ported yet (need features webfw lacks): /neg (res.format), /body
-    // (body parsers), /static (express.static), /files (sendFile/download),
-    // /cookies (cookie-parser, res.cookie). They go here, in this order.
+    neg::routes(&mut app);
+    // Not ported yet: /body (body parsers) goes here, before /static.
     static_files::routes(&mut app, &static_files::public_dir());
     files::routes(&mut app);
+    cookies::routes(&mut app);
     errors(&mut app);
     proxy(&mut app);
     sub(&mut app);
@@ -367,8 +370,8 @@ fn req(app: &mut App) {
         let body = json!({ "name": name, "value": value });
         res.json(&body)
     });
-    // Not ported yet: /req/accepts*, /req/is (no req.accepts or req.is in
-    // webfw yet).
+    neg::req_routes(app);
+    // Not ported yet: /req/is (no req.is in webfw yet).
     app.get("/req/range", files::req_range);
 
     // Freshness against validators set before responding: a fresh request
@@ -600,8 +603,31 @@ fn res_json(app: &mut App) {
             "nested": { "b": "<&>", "_c": 3 },
         }))
     });
+    settings.get("/jsonp", |req: &mut Request, res: &mut Response| {
+        res.jsonp(req, &json!({ "a": "<b>", "_x": 1 }))
+    });
     app.use_at("/res/json-settings", settings);
-    // Not ported yet: /res/jsonp/*, /res/jsonp-custom/* (no res.jsonp).
+
+    app.get(
+        "/res/jsonp/object",
+        |req: &mut Request, res: &mut Response| res.jsonp(req, &json!({ "user": "tobi", "n": 1 })),
+    );
+    app.get(
+        "/res/jsonp/string",
+        |req: &mut Request, res: &mut Response| res.jsonp(req, "line\u{2028}sep\u{2029}end"),
+    );
+    app.get(
+        "/res/jsonp/status",
+        |req: &mut Request, res: &mut Response| {
+            res.status(201).jsonp(req, &json!({ "created": true }))
+        },
+    );
+    let mut custom = webfw::app();
+    custom.set("jsonp callback name", "cb");
+    custom.get("/object", |req: &mut Request, res: &mut Response| {
+        res.jsonp(req, &json!({ "custom": true }))
+    });
+    app.use_at("/res/jsonp-custom", custom);
 }
 
 fn res_status_redirect(app: &mut App) {
@@ -678,7 +704,14 @@ fn res_status_redirect(app: &mut App) {
 }
 
 fn res_headers(app: &mut App) {
-    // Not ported yet: /res/links (no res.links).
+    app.get("/res/links", |_req: &mut Request, res: &mut Response| {
+        res.links([
+            ("next", "http://api.example.com/users?page=2"),
+            ("last", "http://api.example.com/users?page=5"),
+        ])
+        .links([("prev", "http://api.example.com/users?page=1")])
+        .send("links")
+    });
     app.get("/res/vary", |_req: &mut Request, res: &mut Response| {
         res.vary("Accept").vary("Accept-Encoding, accept");
         // res.vary(['Origin', 'User-Agent']): one name at a time.
@@ -702,10 +735,7 @@ fn res_headers(app: &mut App) {
             .append("X-Multi", "one")
             .append("X-Multi", "two")
             .append("Set-Cookie", "raw=1; Path=/");
-        // Stands in for res.cookie('made', 'yes') (cookie 0.7 default path)
-        // until webfw has res.cookie; replace it then.
-        res.append("Set-Cookie", "made=yes; Path=/");
-        res.send("appended")
+        res.cookie("made", "yes")?.send("appended")
     });
     app.get("/res/set", |_req: &mut Request, res: &mut Response| {
         res.set("X-One", "1");

@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod body;
+mod cookie_parser;
 mod error;
 pub mod files;
 mod final_handler;
@@ -19,6 +20,7 @@ pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{TextOptions, text};
+pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use error::Error;
 pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
@@ -32,7 +34,7 @@ pub use macros::{
     routes,
 };
 pub use request::{Params, RawBody, Request};
-pub use response::{Response, SendBody};
+pub use response::{CookieOptions, CookieValue, Format, NotAcceptable, Response, SendBody};
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;

@@ -16,6 +16,9 @@ use crate::app::AppRef;
 use crate::inline_option::InlineOption;
 use crate::router::RouteInfo;
 
+mod accepts;
+mod cookies;
+mod param;
 mod params;
 mod url;
 

@@ -2,6 +2,8 @@
 
 pub mod content_disposition;
 pub mod content_type;
+pub mod cookie;
+pub mod cookie_signature;
 pub mod encodeurl;
 pub mod escape_html;
 pub mod etag;

@@ -404,7 +404,7 @@ fn decode(s: &str) -> String {
 /// Every `%` must start `%XX`, and the escaped bytes must form valid UTF-8. Decoding all
 /// escapes and validating the whole byte string is equivalent, because literal text is
 /// already valid UTF-8 and so can neither complete nor continue an escaped sequence.
-pub(super) fn decode_uri_component(s: &str) -> Option<String> {
+pub(crate) fn decode_uri_component(s: &str) -> Option<String> {
     if !s.contains('%') {
         return Some(s.to_owned());
     }

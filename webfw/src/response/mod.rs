@@ -10,6 +10,10 @@ mod body_memo;
 pub(crate) mod header_pool;
 pub(crate) mod outbox;
 mod render;
+mod cookie;
+mod format;
+mod jsonp;
+mod links;
 mod send;
 mod send_file;
 
@@ -27,6 +31,8 @@ use crate::inline_option::InlineOption;
 use crate::request::{Request, header_str};
 use outbox::{Head, HeadBody, Mailbox, Outbox};
 
+pub use cookie::{CookieOptions, CookieValue};
+pub use format::{Format, NotAcceptable};
 pub use send::SendBody;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
@@ -108,6 +114,9 @@ pub struct Response {
     time_head: bool,
     /// When the head was committed, if `time_head`.
     head_at: Option<Instant>,
+    /// The secret `res.cookie` signs with (`req.secret`), set by
+    /// `cookie_parser`.
+    pub(crate) cookie_secret: Option<Arc<str>>,
 }
 
 impl Drop for Response {
@@ -172,6 +181,7 @@ impl Response {
             no_etag: true,
             time_head: false,
             head_at: None,
+            cookie_secret: None,
         });
         // One pass over the request's headers (a lookup each would cost
         // several times more on the common path, where none is present).
