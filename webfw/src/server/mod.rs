@@ -1,6 +1,7 @@
 //! hyper/tokio glue: listening on TCP (optionally TLS) or a UNIX socket,
 //! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
 
+mod coalesce;
 pub(crate) mod exchange;
 mod graceful;
 pub(crate) mod header_pool;
@@ -440,11 +441,10 @@ impl Conn {
                 _ => return,
             }
         };
-        let io = TokioIo::new(io);
         let service = service(self.app, self.peer, secure, self.activity, raw_targets);
         let h1 = match sniffed {
             Sniffed::Http2 => {
-                let conn = self.builders.h2.serve_connection(io, service);
+                let conn = self.builders.h2.serve_connection(TokioIo::new(io), service);
                 let _ = self.watcher.watch(conn).await;
                 return;
             }
@@ -453,7 +453,11 @@ impl Conn {
                 many_headers: false,
             } => &self.builders.h1,
         };
-        let _ = self.watcher.watch(h1.serve_connection(io, service)).await;
+        // The responses of a pipelined batch leave in one write.
+        let batch = Arc::new(coalesce::Batch::default());
+        let io = TokioIo::new(coalesce::Coalesce::new(io, batch.clone()));
+        let conn = self.watcher.watch(h1.serve_connection(io, service));
+        let _ = coalesce::flushed(conn, &batch).await;
     }
 }
 
