@@ -865,12 +865,16 @@ impl<I> Sanitize<I> {
                 self.keep(seen);
                 return Ok(Sniffed::Http2);
             }
-            let len = seen.len();
-            seen.resize(len + 8 * 1024, 0);
-            let mut buf = ReadBuf::new(&mut seen[len..]);
-            std::future::poll_fn(|cx| Pin::new(&mut *self).poll_read(cx, &mut buf)).await?;
-            let read = buf.filled().len();
-            seen.truncate(len + read);
+            // The read goes to the stack and only what came is kept: a
+            // connection waiting for its first bytes holds no buffer.
+            let read = std::future::poll_fn(|cx| {
+                let mut stack = [0u8; 8 * 1024];
+                let mut buf = ReadBuf::new(&mut stack);
+                ready!(Pin::new(&mut *self).poll_read(cx, &mut buf))?;
+                seen.extend_from_slice(buf.filled());
+                Poll::Ready(Ok::<_, io::Error>(buf.filled().len()))
+            })
+            .await?;
             if read == 0 {
                 break;
             }
