@@ -360,14 +360,16 @@ async fn accept_loop<L: Accept>(
                 None => conn.serve(stream, false, false).await,
                 // Boxed: the handshake's and the TLS stream's state would
                 // otherwise size every connection's task (~5 KiB more each).
-                Some(acceptor) => Box::pin(async move {
-                    let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
-                    if let Some(Ok(stream)) = handshake.await {
-                        let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
-                        conn.serve(stream, true, h2).await;
-                    }
-                })
-                .await,
+                Some(acceptor) => {
+                    Box::pin(async move {
+                        let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
+                        if let Some(Ok(stream)) = handshake.await {
+                            let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
+                            conn.serve(stream, true, h2).await;
+                        }
+                    })
+                    .await
+                }
             }
         });
         if let Some(watchdog) = &watchdog {
