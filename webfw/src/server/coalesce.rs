@@ -34,7 +34,7 @@ const MAX_HELD: usize = 16 * 1024;
 /// atomics are only touched on connections that pipeline.
 #[derive(Default)]
 pub(crate) struct Batch {
-    /// Bytes are kept back.
+    /// Bytes are kept back by choice (not waiting for a full socket).
     held: AtomicBool,
     /// The connection went idle with bytes kept back: write them.
     release: AtomicBool,
@@ -162,7 +162,8 @@ pub(crate) async fn flushed<F: Future>(conn: F, batch: &Batch) -> F::Output {
     std::future::poll_fn(|cx| {
         let polled = conn.as_mut().poll(cx);
         if polled.is_pending() && batch.held.load(Ordering::Relaxed) {
-            // hyper flushes on its next poll; the released bytes go then.
+            // hyper flushes on its next poll; the released bytes go then,
+            // or wait for a full socket's readiness: no second wake-up.
             batch.held.store(false, Ordering::Relaxed);
             batch.release.store(true, Ordering::Relaxed);
             cx.waker().wake_by_ref();
@@ -187,6 +188,8 @@ mod tests {
     struct Wire {
         reads: VecDeque<Vec<u8>>,
         writes: Arc<Mutex<Vec<Vec<u8>>>>,
+        /// The socket's send buffer is full: writes return `Pending`.
+        full: bool,
     }
 
     impl AsyncRead for Wire {
@@ -211,6 +214,9 @@ mod tests {
             _cx: &mut Context<'_>,
             buf: &[u8],
         ) -> Poll<io::Result<usize>> {
+            if self.full {
+                return Poll::Pending;
+            }
             self.writes.lock().unwrap().push(buf.to_vec());
             Poll::Ready(Ok(buf.len()))
         }
@@ -229,7 +235,7 @@ mod tests {
     fn conn(reads: &[&[u8]]) -> (Coalesce<Wire>, Arc<Batch>, Writes) {
         let wire = Wire {
             reads: reads.iter().map(|r| r.to_vec()).collect(),
-            writes: Writes::default(),
+            ..Wire::default()
         };
         let writes = wire.writes.clone();
         let batch = Arc::new(Batch::default());
@@ -334,5 +340,40 @@ mod tests {
         respond(&mut io, b"1");
         assert!(Pin::new(&mut io).poll_shutdown(&mut cx()).is_ready());
         assert_eq!(writes(&w), [b"1".to_vec()]);
+    }
+
+    #[test]
+    fn a_full_socket_does_not_make_the_connection_spin() {
+        struct CountWakes(std::sync::atomic::AtomicUsize);
+        impl std::task::Wake for CountWakes {
+            fn wake(self: Arc<Self>) {
+                self.0.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        let wakes = Arc::new(CountWakes(Default::default()));
+        let waker = Waker::from(wakes.clone());
+        let mut cx = Context::from_waker(&waker);
+
+        let batch_of_two = [GET, GET].concat();
+        let wire = Wire {
+            reads: VecDeque::from([batch_of_two.clone()]),
+            full: true,
+            ..Wire::default()
+        };
+        let batch = Arc::new(Batch::default());
+        let mut io = Coalesce::new(Sanitize::new(wire, Arc::default()), batch.clone());
+        assert_eq!(read(&mut io), Poll::Ready(batch_of_two.len()));
+        respond(&mut io, b"1");
+        let mut conn = std::pin::pin!(flushed(std::future::pending::<()>(), &batch));
+        assert!(conn.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(wakes.0.load(Ordering::Relaxed), 1);
+        // hyper's next poll tries to write them; the socket is full.
+        assert!(Pin::new(&mut io).poll_flush(&mut cx).is_pending());
+        assert!(conn.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(
+            wakes.0.load(Ordering::Relaxed),
+            1,
+            "woken again while the socket is full"
+        );
     }
 }
