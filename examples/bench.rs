@@ -2,7 +2,9 @@
 //! `peers/express/server.js`, written against webfw. One thread
 //! (`current_thread` runtime), as the kit requires.
 //!
-//! Environment: `PORT`, `STATIC_DIR`, `LOG_FILE`, `ROUTES` (see the kit's README).
+//! Environment: `PORT`, `STATIC_DIR`, `LOG_FILE`, `ROUTES` (see the kit's
+//! README), and `WORKERS`: N > 0 serves on tokio's multi-threaded runtime
+//! with N worker threads instead (`docs/PERFORMANCE.md`, multi-core).
 
 use serde::Serialize;
 use webfw::prelude::*;
@@ -65,8 +67,25 @@ fn main() -> std::io::Result<()> {
         app.get(format!("/r/route{k}/:id"), echo_param);
     }
 
-    let opts = webfw::ListenOptions::port(port)
-        .host("127.0.0.1")
-        .single_threaded(true);
-    app.listen_with(opts, |addr| eprintln!("bench server on {addr}"))
+    let workers: usize = std::env::var("WORKERS")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(0);
+    let opts = webfw::ListenOptions::port(port).host("127.0.0.1");
+    if workers == 0 {
+        let opts = opts.single_threaded(true);
+        return app.listen_with(opts, |addr| eprintln!("bench server on {addr}"));
+    }
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()?
+        .block_on(async move {
+            let server = app.bind(opts).await?;
+            if let Some(addr) = server.local_addr() {
+                eprintln!("bench server on {addr} ({workers} workers)");
+            }
+            server.wait().await;
+            Ok(())
+        })
 }

@@ -9,9 +9,9 @@ use common::{guard, request};
 use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use webfw::prelude::*;
-use webfw::rustls::{self, ClientConfig, RootCertStore, ServerConfig};
 use webfw::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use webfw::rustls::server::WebPkiClientVerifier;
+use webfw::rustls::{self, ClientConfig, RootCertStore, ServerConfig};
 use webfw::{ListenOptions, TlsConfig};
 
 /// A CA, a server certificate for `localhost` and a client certificate,
@@ -126,7 +126,11 @@ async fn a_server_config_of_the_users_own_requires_client_certificates() {
     assert_eq!(res.status, 200);
     assert_eq!(res.text(), "https true");
 
-    let refused = guard("request without a certificate", get(&client(&pki, false), addr)).await;
+    let refused = guard(
+        "request without a certificate",
+        get(&client(&pki, false), addr),
+    )
+    .await;
     let err = refused.expect_err("a client without a certificate is refused");
     assert!(
         err.to_string().contains("CertificateRequired"),

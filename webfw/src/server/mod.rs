@@ -1,6 +1,7 @@
 //! hyper/tokio glue: listening on TCP (optionally TLS) or a UNIX socket,
 //! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
 
+mod coalesce;
 pub(crate) mod dispatch;
 mod graceful;
 mod pair;
@@ -410,12 +411,17 @@ async fn accept_loop<L: Accept>(
         let task = tokio::spawn(async move {
             match acceptor {
                 None => conn.serve(stream, false, false).await,
+                // Boxed: the handshake's and the TLS stream's state would
+                // otherwise size every connection's task (~5 KiB more each).
                 Some(acceptor) => {
-                    let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
-                    if let Some(Ok(stream)) = handshake.await {
-                        let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
-                        conn.serve(stream, true, h2).await;
-                    }
+                    Box::pin(async move {
+                        let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
+                        if let Some(Ok(stream)) = handshake.await {
+                            let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
+                            conn.serve(stream, true, h2).await;
+                        }
+                    })
+                    .await
                 }
             }
         });
@@ -492,11 +498,10 @@ impl Conn {
                 _ => return,
             }
         };
-        let io = TokioIo::new(io);
         let service = service(self.app, self.peer, secure, self.activity, raw_targets);
         let h1 = match sniffed {
             Sniffed::Http2 => {
-                let conn = self.builders.h2.serve_connection(io, service);
+                let conn = self.builders.h2.serve_connection(TokioIo::new(io), service);
                 let _ = self.watcher.watch(conn).await;
                 return;
             }
@@ -505,7 +510,11 @@ impl Conn {
                 many_headers: false,
             } => &self.builders.h1,
         };
-        let _ = self.watcher.watch(h1.serve_connection(io, service)).await;
+        // The responses of a pipelined batch leave in one write.
+        let batch = Arc::new(coalesce::Batch::default());
+        let io = TokioIo::new(coalesce::Coalesce::new(io, batch.clone()));
+        let conn = self.watcher.watch(h1.serve_connection(io, service));
+        let _ = coalesce::flushed(conn, &batch).await;
     }
 }
 

@@ -280,12 +280,15 @@ struct Scanner {
     /// Leave heads that end with their read to hyper ([`State::Framing`]);
     /// off only for tests of the line-by-line states.
     defer: bool,
+    /// The last read was one whole head and nothing more (see [`Sanitize::batched`]).
+    lone: bool,
 }
 
 impl Scanner {
     fn new(raw: std::sync::Arc<RawTargets>) -> Scanner {
         Scanner {
             defer: true,
+            lone: false,
             state: State::Start,
             raw,
             index: 0,
@@ -328,6 +331,7 @@ impl Scanner {
     /// Follows `input`; returns true if it had to be rewritten, the rewritten
     /// bytes then being appended to `out` (left untouched otherwise).
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
+        self.lone = false;
         if matches!(self.state, State::Framing) {
             self.state = match self.raw.framing_of(self.index) {
                 BodyFraming::None => State::Start,
@@ -355,12 +359,14 @@ impl Scanner {
         {
             // Nothing `begin_request` resets is read before the headers: a
             // head left to hyper skips it (the next read starts afresh).
+            let head_start = i;
             let Some(n) = self.request_line(&input[i..]) else {
                 break;
             };
             i += n;
             if self.defer && head_ends_at_end(&input[i..]) {
                 self.state = State::Framing;
+                self.lone = head_start == 0;
                 return input.len();
             }
             self.begin_headers();
@@ -859,12 +865,16 @@ impl<I> Sanitize<I> {
                 self.keep(seen);
                 return Ok(Sniffed::Http2);
             }
-            let len = seen.len();
-            seen.resize(len + 8 * 1024, 0);
-            let mut buf = ReadBuf::new(&mut seen[len..]);
-            std::future::poll_fn(|cx| Pin::new(&mut *self).poll_read(cx, &mut buf)).await?;
-            let read = buf.filled().len();
-            seen.truncate(len + read);
+            // The read goes to the stack and only what came is kept: a
+            // connection waiting for its first bytes holds no buffer.
+            let read = std::future::poll_fn(|cx| {
+                let mut stack = [0u8; 8 * 1024];
+                let mut buf = ReadBuf::new(&mut stack);
+                ready!(Pin::new(&mut *self).poll_read(cx, &mut buf))?;
+                seen.extend_from_slice(buf.filled());
+                Poll::Ready(Ok::<_, io::Error>(buf.filled().len()))
+            })
+            .await?;
             if read == 0 {
                 break;
             }
@@ -882,6 +892,13 @@ impl<I> Sanitize<I> {
         bytes.shrink_to_fit();
         self.pending = bytes;
         self.pending_pos = 0;
+    }
+
+    /// Whether the last read held more than one whole request head and
+    /// nothing else, on a connection still followed: hyper then has more to
+    /// answer before it reads again ([`super::coalesce`]).
+    pub(crate) fn batched(&self) -> bool {
+        !self.scan.lone && self.scan.state != State::PassThrough
     }
 
     fn drain_pending(&mut self, buf: &mut ReadBuf<'_>) {
