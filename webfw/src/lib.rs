@@ -39,6 +39,7 @@ mod response;
 mod router;
 mod routes;
 mod server;
+pub mod session;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{TextOptions, text};
@@ -61,6 +62,7 @@ pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
 pub use server::exchange::ResponseBody;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
+pub use session::session;
 
 /// `express()`: a new application.
 ///

@@ -16,6 +16,7 @@ use crate::router::Params;
 use crate::router::RouteInfo;
 
 mod accepts;
+mod session;
 
 /// The request body as it arrived, before any body parser.
 pub enum RawBody {

@@ -50,7 +50,12 @@ struct State {
     chunks: VecDeque<Bytes>,
     ended: bool,
     waker: Option<Waker>,
+    gate: Option<Gate>,
 }
+
+/// Work that must finish before the head leaves (a session's save); an
+/// error answers the request with a 500 page instead of the head.
+pub(crate) type Gate = Pin<Box<dyn Future<Output = Result<(), crate::Error>> + Send>>;
 
 /// Shared between a [`Response`] and the connection side for one request.
 #[derive(Default)]
@@ -60,6 +65,9 @@ pub(crate) struct Exchange {
     /// only a streamed response leaves anything behind (a complete one is
     /// cleared as its head is taken).
     streamed: AtomicBool,
+    /// Whether a [`Gate`] waits in the state: one flag read per request
+    /// instead of a lock.
+    gated: AtomicBool,
 }
 
 impl Exchange {
@@ -95,6 +103,38 @@ impl Exchange {
         if let Some(w) = st.waker.take() {
             w.wake();
         }
+    }
+
+    /// Makes the head wait for `gate` (after any gate set before).
+    pub(crate) fn set_gate(&self, gate: Gate) {
+        let mut st = self.lock();
+        st.gate = Some(match st.gate.take() {
+            None => gate,
+            Some(first) => Box::pin(async move {
+                first.await?;
+                gate.await
+            }),
+        });
+        self.gated.store(true, Ordering::Relaxed);
+    }
+
+    /// Polls the gate, if any; a panic in it counts as an error.
+    fn poll_gate(&self, cx: &mut Context<'_>) -> Poll<Result<(), crate::Error>> {
+        if !self.gated.load(Ordering::Relaxed) {
+            return Poll::Ready(Ok(()));
+        }
+        let Some(mut gate) = self.lock().gate.take() else {
+            self.gated.store(false, Ordering::Relaxed);
+            return Poll::Ready(Ok(()));
+        };
+        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| gate.as_mut().poll(cx)))
+            .unwrap_or_else(|_| Poll::Ready(Err(crate::Error::new("a head gate panicked"))));
+        if polled.is_pending() {
+            self.lock().gate = Some(gate);
+        } else {
+            self.gated.store(false, Ordering::Relaxed);
+        }
+        polled
     }
 
     /// The head, once; taking a complete response's leaves the state as new.
@@ -253,10 +293,24 @@ impl Future for Dispatch {
             Some(done) => done,
             None => std::task::ready!(this.step(cx)),
         };
-        let head = match this.held.take() {
+        let gate = match this.exchange.poll_gate(cx) {
+            Poll::Pending => {
+                this.answered = Some(done);
+                return Poll::Pending;
+            }
+            Poll::Ready(gate) => gate,
+        };
+        let mut head = match this.held.take() {
             Some(head) => Some(head),
             None => this.exchange.take_head(),
         };
+        if let Err(err) = gate {
+            // The head never leaves: the request gets the page a failed
+            // chain gets, and a streamed body is cut off.
+            eprintln!("{}", err.stack());
+            head = None;
+            this.exchange.lock().ended = true;
+        }
         Poll::Ready(Ok(build(head, this, done)))
     }
 }
@@ -269,6 +323,13 @@ impl Drop for Dispatch {
         // its line with status `-` when nothing was sent).
         if let Some(rest) = self.chain.take() {
             spawn_rest(rest);
+        }
+        // A save the head was waiting for still completes, as in Node.
+        if self.exchange.gated.swap(false, Ordering::Relaxed)
+            && let Some(gate) = self.exchange.lock().gate.take()
+            && let Ok(handle) = tokio::runtime::Handle::try_current()
+        {
+            handle.spawn(gate);
         }
     }
 }
