@@ -156,10 +156,9 @@ fn on_head(shared: &Shared, res: &mut Response) {
         }
     };
     let mut failed = None;
-    if st.present
-        && st.should_set_cookie(opts)
-        && !(st.record.cookie.secure() && !st.secure_request)
-    {
+    // A secure cookie only goes out over HTTPS.
+    let may_send = st.secure_request || !st.record.cookie.secure();
+    if st.present && may_send && st.should_set_cookie(opts) {
         let signed = format!("s:{}", cookie_signature::sign(&st.id, &opts.secrets[0]));
         match cookie::serialize(
             &opts.name,
