@@ -325,7 +325,7 @@ impl Drop for Dispatch {
             spawn_rest(rest);
         }
         // A save the head was waiting for still completes, as in Node.
-        if self.exchange.gated.swap(false, Ordering::Relaxed)
+        if self.exchange.gated.load(Ordering::Relaxed)
             && let Some(gate) = self.exchange.lock().gate.take()
             && let Ok(handle) = tokio::runtime::Handle::try_current()
         {

@@ -350,6 +350,23 @@ mod tests {
     }
 
     #[test]
+    fn touch_gives_the_cookie_its_full_lifetime_again() {
+        let opts = CookieOptions {
+            max_age: Some(Duration::from_secs(60)),
+            ..Default::default()
+        };
+        let mut c = SessionCookie::new(&opts, false);
+        c.expires = Some(now_ms() - 1.0);
+        c.reset_max_age();
+        let left = c.max_age().unwrap();
+        assert!(left > 59_000.0 && left <= 60_000.0, "{left}");
+        assert_eq!(c.original_max_age(), Some(60_000.0));
+        let mut session_only = SessionCookie::new(&CookieOptions::default(), false);
+        session_only.reset_max_age();
+        assert_eq!(session_only.expires(), None);
+    }
+
+    #[test]
     fn iso_dates_are_javascripts() {
         assert_eq!(
             iso_string(1_764_079_073_547.0).unwrap(),
