@@ -159,8 +159,10 @@ impl SessionCookie {
     }
 
     fn set_max_age_ms(&mut self, ms: Option<f64>) {
+        // One clock reading for both: express-session reads it twice, and
+        // `originalMaxAge` can come out a millisecond short.
         self.expires = ms.map(|ms| now_ms() + ms);
-        self.original_max_age = self.max_age();
+        self.original_max_age = ms;
     }
 
     /// `cookie.originalMaxAge`, in milliseconds.
