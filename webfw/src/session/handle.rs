@@ -396,6 +396,17 @@ impl Session {
 }
 
 /// The session's data, locked for changes ([`Session::data_mut`]).
+///
+/// ```
+/// # use webfw::prelude::*;
+/// fn reset(req: &mut Request, res: &mut Response) -> Result {
+///     let mut data = req.session().data_mut();
+///     data.clear();
+///     data.insert("theme".into(), "dark".into());
+///     drop(data);
+///     res.send("ok")
+/// }
+/// ```
 pub struct DataMut<'a>(MutexGuard<'a, State>);
 
 impl Deref for DataMut<'_> {

@@ -48,6 +48,11 @@ impl Default for MemoryStore {
 
 impl MemoryStore {
     /// The default bound on sessions held.
+    ///
+    /// ```
+    /// use webfw::session::MemoryStore;
+    /// assert_eq!(MemoryStore::DEFAULT_MAX_ENTRIES, 10_000);
+    /// ```
     pub const DEFAULT_MAX_ENTRIES: usize = 10_000;
 
     /// A store holding up to [`MemoryStore::DEFAULT_MAX_ENTRIES`] sessions.
