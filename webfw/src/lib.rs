@@ -16,6 +16,7 @@ mod response;
 mod router;
 mod routes;
 mod server;
+pub mod session;
 pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
@@ -44,6 +45,7 @@ pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand.
 pub use tokio_rustls::rustls;
+pub use session::session;
 
 /// `express()`: a new application.
 ///

@@ -19,6 +19,7 @@ use crate::router::RouteInfo;
 mod accepts;
 mod cookies;
 mod param;
+mod session;
 mod params;
 mod url;
 

@@ -10,7 +10,10 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Poll, Waker};
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use http::HeaderMap;
@@ -41,7 +44,12 @@ struct State {
     waker: Option<Waker>,
     /// The body was dropped before the stream ended: the client went away.
     gone: bool,
+    gate: Option<Gate>,
 }
+
+/// Work that must finish before the head leaves (a session's save); an
+/// error answers the request with a 500 page instead of the head.
+pub(crate) type Gate = Pin<Box<dyn Future<Output = Result<(), crate::Error>> + Send>>;
 
 /// The part of an outbox the connection reads, shared with the response.
 #[derive(Default)]
@@ -51,6 +59,9 @@ pub(crate) struct Mailbox {
     /// only a streamed response leaves anything behind (a complete one is
     /// cleared as its head is taken).
     streamed: AtomicBool,
+    /// Whether a [`Gate`] waits in the state: one flag read per request
+    /// instead of a lock.
+    gated: AtomicBool,
 }
 
 /// What [`Mailbox::next_chunk`] found.
@@ -92,6 +103,46 @@ impl Mailbox {
         if let Some(w) = st.waker.take() {
             w.wake();
         }
+    }
+
+    /// Makes the head wait for `gate` (after any gate set before).
+    fn set_gate(&self, gate: Gate) {
+        let mut st = self.lock();
+        st.gate = Some(match st.gate.take() {
+            None => gate,
+            Some(first) => Box::pin(async move {
+                first.await?;
+                gate.await
+            }),
+        });
+        self.gated.store(true, Ordering::Relaxed);
+    }
+
+    /// Polls the gate, if any; a panic in it counts as an error.
+    pub(crate) fn poll_gate(&self, cx: &mut Context<'_>) -> Poll<Result<(), crate::Error>> {
+        if !self.gated.load(Ordering::Relaxed) {
+            return Poll::Ready(Ok(()));
+        }
+        let Some(mut gate) = self.lock().gate.take() else {
+            self.gated.store(false, Ordering::Relaxed);
+            return Poll::Ready(Ok(()));
+        };
+        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| gate.as_mut().poll(cx)))
+            .unwrap_or_else(|_| Poll::Ready(Err(crate::Error::new("a head gate panicked"))));
+        if polled.is_pending() {
+            self.lock().gate = Some(gate);
+        } else {
+            self.gated.store(false, Ordering::Relaxed);
+        }
+        polled
+    }
+
+    /// A gate nobody polled any more (the client left before the head).
+    pub(crate) fn take_gate(&self) -> Option<Gate> {
+        if !self.gated.swap(false, Ordering::Relaxed) {
+            return None;
+        }
+        self.lock().gate.take()
     }
 
     /// Ready once the connection has taken every chunk pushed so far
@@ -214,6 +265,11 @@ impl Outbox {
     /// Sends a chunk of a streamed body, and ends the body when `end`.
     pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) {
         self.mailbox.push_chunk(chunk, end);
+    }
+
+    /// Makes the head wait for `gate` (after any gate set before).
+    pub(crate) fn set_gate(&self, gate: Gate) {
+        self.mailbox.set_gate(gate);
     }
 
     /// The shared mailbox, for waiting on the connection to drain it.

@@ -148,10 +148,24 @@ impl Future for Dispatch {
             Some(done) => done,
             None => std::task::ready!(this.step(cx)),
         };
-        let head = match this.held.take() {
+        let gate = match this.mailbox.poll_gate(cx) {
+            Poll::Pending => {
+                this.answered = Some(done);
+                return Poll::Pending;
+            }
+            Poll::Ready(gate) => gate,
+        };
+        let mut head = match this.held.take() {
             Some(head) => Some(head),
             None => this.mailbox.take_head(),
         };
+        if let Err(err) = gate {
+            // The head never leaves: the request gets the page a failed
+            // chain gets, and a streamed body is cut off.
+            eprintln!("{}", err.stack());
+            head = None;
+            this.mailbox.end();
+        }
         Poll::Ready(Ok(build(head, this, done)))
     }
 }
@@ -164,6 +178,12 @@ impl Drop for Dispatch {
         // its line with status `-` when nothing was sent).
         if let Some(rest) = self.chain.take() {
             spawn_rest(rest);
+        }
+        // A save the head was waiting for still completes, as in Node.
+        if let Some(gate) = self.mailbox.take_gate()
+            && let Ok(handle) = tokio::runtime::Handle::try_current()
+        {
+            handle.spawn(gate);
         }
     }
 }
