@@ -33,11 +33,13 @@ fn app() -> webfw::App {
     });
     app.get(
         "/format-default",
-        |_req: &mut Request, res: &mut Response| {
+        |req: &mut Request, res: &mut Response| {
+            // Handlers may borrow the request.
+            let path = req.path();
             res.format(
                 Format::new()
                     .on("json", |res| res.send("{}"))
-                    .default(|res| res.type_("text/plain").send("default")),
+                    .default(|res| res.type_("text/plain").send(format!("default for {path}"))),
             )
         },
     );
@@ -172,7 +174,7 @@ async fn format_without_match_runs_default_or_answers_406() {
     let res = server
         .get_with("/format-default", &[("Accept", "image/png")])
         .await;
-    assert_eq!(res.text(), "default");
+    assert_eq!(res.text(), "default for /format-default");
     assert_eq!(res.header("vary"), Some("Accept"));
 
     let res = server.get_with("/format", &[("Accept", "image/png")]).await;

@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::handler::Result;
 use crate::http::negotiate;
 
-type FormatFn<'h> = Box<dyn FnOnce(&mut Response) -> Result + Send + 'h>;
+type FormatFn<'h> = Box<dyn FnOnce(&mut Response) -> Result + 'h>;
 
 /// The handlers of [`Response::format`], by MIME type (`text/html`,
 /// `text/*`) or extension name (`json`), in the order given (the first
@@ -54,7 +54,7 @@ impl<'h> Format<'h> {
     pub fn on(
         mut self,
         key: impl Into<String>,
-        handler: impl FnOnce(&mut Response) -> Result + Send + 'h,
+        handler: impl FnOnce(&mut Response) -> Result + 'h,
     ) -> Self {
         self.handlers.push((key.into(), Box::new(handler)));
         self
@@ -65,7 +65,7 @@ impl<'h> Format<'h> {
     /// ```
     /// let f = webfw::Format::new().default(|res| res.send_status(406));
     /// ```
-    pub fn default(mut self, handler: impl FnOnce(&mut Response) -> Result + Send + 'h) -> Self {
+    pub fn default(mut self, handler: impl FnOnce(&mut Response) -> Result + 'h) -> Self {
         self.default = Some(Box::new(handler));
         self
     }
