@@ -5,9 +5,9 @@
 //!
 //! One function per route group, registered in the order of the reference
 //! (order matters: `/log` first, `app.param` before the `/params` router, …).
-//! Groups that need features webfw does not have yet (body parsers, static
-//! files, cookies, sendFile/download, views, `res.format`/`req.accepts`,
-//! jsonp, links, attachment) are left out; see the list in `main`.
+//! Groups that need features webfw does not have yet (body parsers,
+//! cookies, views, `res.format`/`req.accepts`, jsonp, links) are left out;
+//! see the list in `main`.
 //!
 //! Environment (set by the kit's runner):
 //! `PORT` (default 3000, bound on 127.0.0.1), `FIXTURES` (fixtures directory),
@@ -69,9 +69,9 @@ fn main() -> std::io::Result<()> {
     routing(&mut app);
     req(&mut app);
     res(&mut app);
-    // Not ported yet (need features webfw lacks): /neg (res.format), /body
-    // (body parsers), /static (express.static), /files (sendFile/download),
-    // /cookies (cookie-parser, res.cookie). They go here, in this order.
+    // Not ported yet (need features webfw lacks): /neg (res.format) and
+    // /body (body parsers) go here, before /static; /cookies (cookie-parser,
+    // res.cookie) after /files.
     static_files::routes(&mut app, &static_files::public_dir());
     files::routes(&mut app);
     errors(&mut app);
