@@ -162,20 +162,3 @@ async fn locals_override(_req: &mut Request, res: &mut Response) -> Result {
     res.render("hello", json!({ "name": "local", "greeting": "Hi" }))
         .await
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders_follow_the_reference_regex() {
-        assert_eq!(placeholder("{{name}}"), Some(("name", 8)));
-        assert_eq!(placeholder("{{ title }} x"), Some(("title", 11)));
-        assert_eq!(placeholder("{{ a b }}"), None);
-        assert_eq!(placeholder("{{}}"), None);
-        assert_eq!(placeholder("{{ x }"), None);
-        let mut locals = Locals::new();
-        locals.insert("n".into(), json!(1.0));
-        assert_eq!(Tpl.render(&"{{{n}}".to_owned(), &locals).unwrap(), "{1");
-    }
-}
