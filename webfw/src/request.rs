@@ -118,7 +118,7 @@ impl Request {
             }
             _ => None,
         };
-        let url = Url::new(original_url(&absolute_target, &parts.uri), path_len);
+        let url = Url::new(|| original_url(&absolute_target, &parts.uri), path_len);
         let req = slot.fill(Request {
             method: parts.method,
             uri: parts.uri,
@@ -320,15 +320,16 @@ impl Request {
         removed_len: usize,
         edge: Option<bool>,
     ) -> Option<Mounted> {
-        let original = original_url(&self.absolute_target, &self.uri);
-        self.url.enter_mount(original, removed_len, edge)
+        let (target, uri) = (&self.absolute_target, &self.uri);
+        self.url
+            .enter_mount(|| original_url(target, uri), removed_len, edge)
     }
 
     /// Leaves a mount (see [`Url::leave_mount`]).
     #[inline(always)]
     pub(crate) fn leave_mount(&mut self, mounted: Mounted) {
-        let original = original_url(&self.absolute_target, &self.uri);
-        self.url.leave_mount(original, mounted);
+        let (target, uri) = (&self.absolute_target, &self.uri);
+        self.url.leave_mount(|| original_url(target, uri), mounted);
     }
 
     /// `req.path`: the pathname of `req.url`.
@@ -340,7 +341,7 @@ impl Request {
     #[inline(always)]
     pub fn path(&self) -> &str {
         self.url
-            .path(original_url(&self.absolute_target, &self.uri))
+            .path(|| original_url(&self.absolute_target, &self.uri))
     }
 
     /// `req.baseUrl`: the path the current router was mounted on (the matched

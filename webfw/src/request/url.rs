@@ -72,7 +72,7 @@ impl Url {
     /// The state of a new request whose target is `original`; `path_len`:
     /// the length of its path when it is known to start the target.
     #[inline(always)]
-    pub(crate) fn new(original: &str, path_len: Option<usize>) -> Url {
+    pub(crate) fn new<'a>(original: impl FnOnce() -> &'a str, path_len: Option<usize>) -> Url {
         let mut url = Url {
             current: Current {
                 owned: None,
@@ -84,7 +84,7 @@ impl Url {
         };
         match path_len {
             Some(len) => url.current.path = (0, len as u32),
-            None => url.find_path(original),
+            None => url.find_path(original()),
         }
         url
     }
@@ -103,14 +103,16 @@ impl Url {
         self.current.url(original)
     }
 
-    /// `req.path`: the pathname of `req.url`.
+    /// `req.path`: the pathname of `req.url`. `original` gives the
+    /// original target, asked for only when `req.url` lies in it (the walk
+    /// reads the path at every layer).
     #[inline(always)]
-    pub(crate) fn path<'a>(&'a self, original: &'a str) -> &'a str {
+    pub(crate) fn path<'a>(&'a self, original: impl FnOnce() -> &'a str) -> &'a str {
         let (start, end) = (self.current.path.0 as usize, self.current.path.1 as usize);
         // One checked slice of the text `req.url` lies in, not two.
         let (text, offset) = match &self.current.owned {
             Some(s) => (s.as_str(), 0),
-            None => (original, self.current.start),
+            None => (original(), self.current.start),
         };
         text.get(offset + start..offset + end).unwrap_or_default()
     }
@@ -198,9 +200,9 @@ impl Url {
     /// offsets, inlined into the router's walk, and leaving moves them back;
     /// the rest is [`Url::enter_mount_slow`].
     #[inline(always)]
-    pub(crate) fn enter_mount(
+    pub(crate) fn enter_mount<'a>(
         &mut self,
-        original: &str,
+        original: impl FnOnce() -> &'a str,
         removed_len: usize,
         edge: Option<bool>,
     ) -> Option<Mounted> {
@@ -229,14 +231,14 @@ impl Url {
                 });
             }
         }
-        self.enter_mount_slow(original, removed_len)
+        self.enter_mount_slow(original(), removed_len)
     }
 
     /// Leaves a mount: restores `req.url` and `req.baseUrl`; a URL a handler
     /// rewrote meanwhile gets the mount path put back in front (Express's
     /// restore).
     #[inline(always)]
-    pub(crate) fn leave_mount(&mut self, original: &str, mounted: Mounted) {
+    pub(crate) fn leave_mount<'a>(&mut self, original: impl FnOnce() -> &'a str, mounted: Mounted) {
         match mounted {
             Mounted::Offsets {
                 start,
@@ -254,7 +256,7 @@ impl Url {
                 self.current = current;
                 self.truncate_base_url(base_len);
             }
-            m => self.leave_rewritten_mount(original, m),
+            m => self.leave_rewritten_mount(original(), m),
         }
     }
 
@@ -286,7 +288,7 @@ impl Url {
     /// stripped URL.
     #[inline(never)]
     fn enter_mount_slow(&mut self, original: &str, removed_len: usize) -> Option<Mounted> {
-        if let Some(&c) = self.path(original).as_bytes().get(removed_len)
+        if let Some(&c) = self.path(|| original).as_bytes().get(removed_len)
             && c != b'/'
             && c != b'.'
         {
@@ -366,7 +368,7 @@ mod tests {
         fn new(original: &str) -> Target {
             Target {
                 original: original.to_owned(),
-                url: Url::new(original, None),
+                url: Url::new(|| original, None),
             }
         }
 
@@ -375,7 +377,7 @@ mod tests {
         }
 
         fn path(&self) -> &str {
-            self.url.path(&self.original)
+            self.url.path(|| &self.original)
         }
 
         fn base_url(&self) -> &str {
@@ -383,11 +385,11 @@ mod tests {
         }
 
         fn enter(&mut self, len: usize, edge: Option<bool>) -> Option<Mounted> {
-            self.url.enter_mount(&self.original, len, edge)
+            self.url.enter_mount(|| &self.original, len, edge)
         }
 
         fn leave(&mut self, m: Mounted) {
-            self.url.leave_mount(&self.original, m);
+            self.url.leave_mount(|| &self.original, m);
         }
 
         fn set(&mut self, url: &str) {
