@@ -118,6 +118,12 @@ impl Mailbox {
         self.gated.store(true, Ordering::Relaxed);
     }
 
+    /// Whether a gate waits: one flag read, the usual path's only cost.
+    #[inline]
+    pub(crate) fn is_gated(&self) -> bool {
+        self.gated.load(Ordering::Relaxed)
+    }
+
     /// Polls the gate, if any; a panic in it counts as an error.
     pub(crate) fn poll_gate(&self, cx: &mut Context<'_>) -> Poll<Result<(), crate::Error>> {
         if !self.gated.load(Ordering::Relaxed) {

@@ -148,25 +148,46 @@ impl Future for Dispatch {
             Some(done) => done,
             None => std::task::ready!(this.step(cx)),
         };
-        let gate = match this.mailbox.poll_gate(cx) {
-            Poll::Pending => {
-                this.answered = Some(done);
-                return Poll::Pending;
+        let head = if this.mailbox.is_gated() {
+            match this.head_after_gate(cx) {
+                Poll::Pending => {
+                    this.answered = Some(done);
+                    return Poll::Pending;
+                }
+                Poll::Ready(head) => head,
             }
-            Poll::Ready(gate) => gate,
+        } else {
+            match this.held.take() {
+                Some(head) => Some(head),
+                None => this.mailbox.take_head(),
+            }
         };
-        let mut head = match this.held.take() {
-            Some(head) => Some(head),
-            None => this.mailbox.take_head(),
-        };
-        if let Err(err) = gate {
-            // The head never leaves: the request gets the page a failed
-            // chain gets, and a streamed body is cut off.
-            eprintln!("{}", err.stack());
-            head = None;
-            this.mailbox.end();
-        }
         Poll::Ready(Ok(build(head, this, done)))
+    }
+}
+
+impl Dispatch {
+    /// The head once the gate is through; none (the 500 page) when it
+    /// failed. Kept apart so the usual path pays only for reading the flag
+    /// (see docs/PERFORMANCE.md).
+    #[cold]
+    #[inline(never)]
+    fn head_after_gate(&mut self, cx: &mut Context<'_>) -> Poll<Option<Head>> {
+        let gate = std::task::ready!(self.mailbox.poll_gate(cx));
+        let head = match self.held.take() {
+            Some(head) => Some(head),
+            None => self.mailbox.take_head(),
+        };
+        match gate {
+            Ok(()) => Poll::Ready(head),
+            Err(err) => {
+                // The head never leaves: the request gets the page a failed
+                // chain gets, and a streamed body is cut off.
+                eprintln!("{}", err.stack());
+                self.mailbox.end();
+                Poll::Ready(None)
+            }
+        }
     }
 }
 
