@@ -14,6 +14,8 @@
 //! `LOG_FILE` (where the `/log/*` loggers append), `NODE_ENV` (read by webfw
 //! itself when `WEBFW_ENV` is unset; `production` hides error details).
 
+#[path = "conformance/body.rs"]
+mod body;
 #[path = "conformance/log.rs"]
 mod log;
 
@@ -68,6 +70,8 @@ fn main() -> std::io::Result<()> {
     // Not ported yet (need features webfw lacks): /neg (res.format), /body
     // (body parsers), /static (express.static), /files (sendFile/download),
     // /cookies (cookie-parser, res.cookie). They go here, in this order.
+    // /body also registers POST /errors/json-body and ALL /req/is.
+    body::routes(&mut app);
     errors(&mut app);
     proxy(&mut app);
     sub(&mut app);

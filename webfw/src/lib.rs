@@ -39,9 +39,12 @@ mod response;
 mod router;
 mod routes;
 mod server;
+mod typed;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
-pub use body::{TextOptions, text};
+pub use body::{
+    JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
+};
 pub use error::Error;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
@@ -54,7 +57,7 @@ pub use macros::{
     routes,
 };
 pub use request::{RawBody, Request};
-pub use response::{Response, SendBody};
+pub use response::{Json, Response, SendBody};
 pub use router::{Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;

@@ -11,6 +11,7 @@ pub mod proxy_addr;
 pub mod qs;
 pub mod querystring;
 pub mod status;
+pub mod type_is;
 pub mod vary;
 
 /// JavaScript's `\s` class (WhiteSpace plus LineTerminator), which is also what

@@ -7,6 +7,7 @@
 
 mod body_memo;
 mod send;
+mod serde_body;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,6 +25,7 @@ use crate::server::exchange::{Exchange, Head, HeadBody};
 use crate::server::header_pool;
 
 pub use send::SendBody;
+pub use serde_body::Json;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
 type FinishFn = Box<dyn FnOnce(&Request, &Response) + Send>;

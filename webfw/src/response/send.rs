@@ -253,17 +253,22 @@ impl Response {
         Ok(Flow::Done)
     }
 
-    /// `res.json(value)`: serialises `value` with the `json replacer`,
-    /// `json spaces` and `json escape` settings and sends it as
-    /// `application/json` unless another type was set.
+    /// `res.json(value)`: serialises `value` (any `Serialize`, by value or
+    /// by reference) with the `json replacer`, `json spaces` and `json
+    /// escape` settings and sends it as `application/json` unless another
+    /// type was set.
     ///
     /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct Todo { id: u32 }
     /// let req = webfw::Request::for_test(http::Method::GET, "/");
     /// let mut res = webfw::Response::for_test(&req);
     /// res.json(&serde_json::json!({ "ok": true })).unwrap();
+    /// # let mut res = webfw::Response::for_test(&req);
+    /// res.json(vec![Todo { id: 1 }]).unwrap();
     /// ```
-    pub fn json<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        let body = match crate::app::json::stringify(value, self.app.settings()) {
+    pub fn json<T: Serialize>(&mut self, value: T) -> Result {
+        let body = match crate::app::json::stringify(&value, self.app.settings()) {
             Ok(b) => b,
             Err(e) => return Err(Error::new(e.to_string()).with_name("TypeError")),
         };
