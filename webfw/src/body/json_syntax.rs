@@ -69,6 +69,7 @@ fn render(s: &[u16], fail: Fail) -> String {
     match fail {
         Fail::Eos => "Unexpected end of JSON input".to_owned(),
         Fail::Number(pos) => format!("Unexpected number in JSON at position {pos}"),
+        Fail::At(what, pos) if what.ends_with("after JSON") => format!("{what} at position {pos}"),
         Fail::At(what, pos) => format!("{what} in JSON at position {pos}"),
         Fail::Token(pos) => {
             let src = String::from_utf16_lossy(s);

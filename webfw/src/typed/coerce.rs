@@ -215,8 +215,11 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
+        // A string names a unit variant, also as the only route parameter.
+        if let Value::String(s) = self.scalar().0 {
+            return visitor.visit_enum(UnitVariant(s));
+        }
         match self.0 {
-            Value::String(s) => visitor.visit_enum(UnitVariant(s)),
             Value::Object(m) if m.len() == 1 => {
                 let (k, v) = m.iter().next().ok_or_else(|| de::Error::custom("empty"))?;
                 visitor.visit_enum(Variant(k, Coerce(v)))
