@@ -22,6 +22,21 @@ fn json(_req: &mut Request, res: &mut Response) -> Result {
     })
 }
 
+#[derive(Serialize)]
+struct KeyCount {
+    n: usize,
+}
+
+/// `res.json({ n: Object.keys(req.body).length })`.
+fn echo_json(req: &mut Request, res: &mut Response) -> Result {
+    let n = req
+        .body()
+        .as_value()
+        .and_then(|v| v.as_object())
+        .map_or(0, |m| m.len());
+    res.json(&KeyCount { n })
+}
+
 /// `res.send(req.params.id)`, as the kit's Express app has it.
 fn echo_param(req: &mut Request, res: &mut Response) -> Result {
     res.send(req.params().get("id").unwrap_or_default())
@@ -49,7 +64,14 @@ fn main() -> std::io::Result<()> {
     let mut app = webfw::app();
     app.get("/plaintext", plaintext);
     app.get("/json", json);
-    // `echo-json` and `static` need the body parsers and static files (later issues).
+    app.post(
+        "/echo-json",
+        (
+            webfw::json(webfw::JsonOptions::new().limit("100kb")),
+            echo_json,
+        ),
+    );
+    // `static` needs static files (a later issue).
     app.use_at("/mw", (mw1, mw2, mw3, mw4, mw5, mw6, mw7, mw8, mw9, mw10));
     app.get("/mw/plaintext", plaintext);
     // BENCH-LOG: the `/log` scenario is registered here.

@@ -130,6 +130,11 @@ pub struct JsonParser {
 }
 
 impl Handler for JsonParser {
+    /// Requests this parser skips go on without a future.
+    fn call_now(&self, req: &mut Request, _res: &mut Response) -> Option<Result> {
+        (!self.options.common.applies(req)).then_some(Ok(Flow::Next))
+    }
+
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         if !self.options.common.applies(req) {
             return HandlerFuture::Ready(Some(Ok(Flow::Next)));
@@ -176,7 +181,8 @@ fn parse_json(bytes: &[u8], charset: &str, opts: &JsonOptions) -> std::result::R
             ));
         }
     };
-    let value = as_javascript(value);
+    let mut value = value;
+    as_javascript(&mut value);
     Ok(match &opts.reviver {
         None => Body::Value(value),
         Some(f) => revive("", value, &**f).map_or(Body::Undefined, Body::Value),
@@ -187,39 +193,41 @@ fn syntax_error(message: String) -> Error {
     Error::status_message(400, message).with_name("SyntaxError")
 }
 
-/// What `JSON.parse` would have made: numbers are doubles (integers past
-/// 2^53 lose precision), and objects list array-index keys first, in
-/// ascending order, as V8 enumerates them.
-pub(crate) fn as_javascript(v: Value) -> Value {
+/// Makes `v` what `JSON.parse` would have made: numbers are doubles
+/// (integers past 2^53 lose precision), and objects list array-index keys
+/// first, in ascending order, as V8 enumerates them. In place: most bodies
+/// need no change, and rebuilding every map would hash every key again.
+pub(crate) fn as_javascript(v: &mut Value) {
     match v {
         Value::Number(n)
-            if n.as_f64()
-                .is_some_and(|f| f.abs() > 9_007_199_254_740_992.0)
-                && !n.is_f64() =>
+            if !n.is_f64()
+                && n.as_f64()
+                    .is_some_and(|f| f.abs() > 9_007_199_254_740_992.0) =>
         {
-            n.as_f64()
+            *v = n
+                .as_f64()
                 .and_then(serde_json::Number::from_f64)
-                .map_or(Value::Null, Value::Number)
+                .map_or(Value::Null, Value::Number);
         }
-        Value::Array(items) => Value::Array(items.into_iter().map(as_javascript).collect()),
+        Value::Array(items) => items.iter_mut().for_each(as_javascript),
         Value::Object(map) => {
-            let has_index = map
-                .keys()
-                .any(|k| crate::http::qs::array_index(k).is_some());
-            let mut entries: Vec<(String, Value)> = map
-                .into_iter()
-                .map(|(k, v)| (k, as_javascript(v)))
-                .collect();
+            let mut has_index = false;
+            for (k, item) in map.iter_mut() {
+                has_index |= k.as_bytes().first().is_some_and(u8::is_ascii_digit)
+                    && crate::http::qs::array_index(k).is_some();
+                as_javascript(item);
+            }
             if has_index {
+                let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
                 // Stable: the other keys keep their order.
                 entries.sort_by_key(|(k, _)| match crate::http::qs::array_index(k) {
                     Some(i) => (0, i),
                     None => (1, 0),
                 });
+                *map = entries.into_iter().collect::<Map<String, Value>>();
             }
-            Value::Object(entries.into_iter().collect::<Map<String, Value>>())
         }
-        other => other,
+        _ => {}
     }
 }
 
@@ -252,7 +260,8 @@ mod tests {
         let v: Value =
             serde_json::from_str(r#"{"b":1,"1":2,"a":3,"0":4,"01":5,"n":12345678901234567890}"#)
                 .unwrap();
-        let v = as_javascript(v);
+        let mut v = v;
+        as_javascript(&mut v);
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["0", "1", "b", "a", "01", "n"]);
         assert!(v["n"].is_f64());

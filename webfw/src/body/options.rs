@@ -111,7 +111,12 @@ impl Common {
             return false;
         }
         match &self.types {
-            TypeMatch::Types(t) => req.is(t.as_slice()).is_some(),
+            TypeMatch::Types(t) => crate::http::type_is::matches(
+                req.headers()
+                    .get(http::header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok()),
+                t.as_slice(),
+            ),
             TypeMatch::Fn(f) => f(req),
         }
     }

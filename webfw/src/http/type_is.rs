@@ -7,6 +7,8 @@
 //! the way media-typer 0.3 does (lower-cased, parameters dropped; a malformed
 //! value matches nothing); the types given are compared as written.
 
+use std::borrow::Cow;
+
 /// `typeis.hasBody(req)`: a request has a body when it has a
 /// `Transfer-Encoding` header or a numeric `Content-Length` (even `0`).
 ///
@@ -52,21 +54,27 @@ fn js_number_is_finite(v: &str) -> bool {
 /// assert_eq!(normalize_content_type("nope"), None);
 /// ```
 pub fn normalize_content_type(value: &str) -> Option<String> {
-    if value.is_empty() {
-        return None;
-    }
+    let mut buf = [0u8; MAX_TYPE];
+    normalize_into(value, &mut buf).map(str::to_owned)
+}
+
+/// A media type is two names of at most 127 bytes and a slash.
+const MAX_TYPE: usize = 255;
+
+/// [`normalize_content_type`] into a stack buffer: the body parsers test
+/// every request's type, and an allocation for it costs more than the test.
+fn normalize_into<'b>(value: &str, buf: &'b mut [u8; MAX_TYPE]) -> Option<&'b str> {
     let (ty, params) = match value.find(';') {
         Some(i) => (&value[..i], &value[i..]),
         None => (value, ""),
     };
-    let lower = ty.to_ascii_lowercase();
+    let out = buf.get_mut(..ty.len())?;
+    out.copy_from_slice(ty.as_bytes());
+    out.make_ascii_lowercase();
+    let lower = std::str::from_utf8(out).ok()?;
     let (t, s) = lower.split_once('/')?;
-    let type_ok = valid_name(t, b"!#$&^_-");
-    let sub_ok = valid_name(s, b"!#$&^_.+-");
-    if !type_ok || !sub_ok || !params_valid(params) {
-        return None;
-    }
-    Some(lower)
+    let valid = valid_name(t, b"!#$&^_-") && valid_name(s, b"!#$&^_.+-") && params_valid(params);
+    valid.then_some(lower)
 }
 
 /// media-typer's names: an alphanumeric, then up to 126 more of `extra` or
@@ -149,19 +157,19 @@ fn params_valid(s: &str) -> bool {
 
 /// type-is `normalize(type)`: shorthands and `+suffix` expanded, an
 /// extension looked up (mime-types); `None` for an unknown extension.
-fn normalize_expected(t: &str) -> Option<String> {
+fn normalize_expected(t: &str) -> Option<Cow<'_, str>> {
     match t {
-        "urlencoded" => return Some("application/x-www-form-urlencoded".to_owned()),
-        "multipart" => return Some("multipart/*".to_owned()),
+        "urlencoded" => return Some(Cow::Borrowed("application/x-www-form-urlencoded")),
+        "multipart" => return Some(Cow::Borrowed("multipart/*")),
         _ => {}
     }
     if t.starts_with('+') {
-        return Some(format!("*/*{t}"));
+        return Some(Cow::Owned(format!("*/*{t}")));
     }
     if t.contains('/') {
-        return Some(t.to_owned());
+        return Some(Cow::Borrowed(t));
     }
-    lookup_extension(t).map(str::to_owned)
+    lookup_extension(t).map(Cow::Borrowed)
 }
 
 /// mime-types `lookup`: the type for an extension or file name, `None` when
@@ -217,23 +225,38 @@ fn mime_match(expected: &str, actual: &str) -> bool {
 /// assert_eq!(type_is(Some("text/html"), &[] as &[&str]).as_deref(), Some("text/html"));
 /// ```
 pub fn type_is<S: AsRef<str>>(content_type: Option<&str>, types: &[S]) -> Option<String> {
-    let actual = normalize_content_type(content_type?)?;
+    let mut buf = [0u8; MAX_TYPE];
+    let actual = normalize_into(content_type?, &mut buf)?;
     if types.is_empty() {
-        return Some(actual);
+        return Some(actual.to_owned());
     }
-    for t in types {
-        let t = t.as_ref();
-        if let Some(expected) = normalize_expected(t)
-            && mime_match(&expected, &actual)
-        {
-            return Some(if t.starts_with('+') || t.contains('*') {
-                actual
-            } else {
-                t.to_owned()
-            });
-        }
-    }
-    None
+    let t = first_match(actual, types)?;
+    Some(if t.starts_with('+') || t.contains('*') {
+        actual.to_owned()
+    } else {
+        t.to_owned()
+    })
+}
+
+/// Whether `typeis(contentType, types)` finds a match (a non-empty list).
+///
+/// ```
+/// use webfw::http::type_is::matches;
+/// assert!(matches(Some("application/json; charset=utf-8"), &["json"]));
+/// assert!(!matches(Some("text/plain"), &["json"]));
+/// ```
+pub fn matches<S: AsRef<str>>(content_type: Option<&str>, types: &[S]) -> bool {
+    let mut buf = [0u8; MAX_TYPE];
+    content_type
+        .and_then(|ct| normalize_into(ct, &mut buf))
+        .is_some_and(|actual| first_match(actual, types).is_some())
+}
+
+fn first_match<'t, S: AsRef<str>>(actual: &str, types: &'t [S]) -> Option<&'t str> {
+    types
+        .iter()
+        .map(AsRef::as_ref)
+        .find(|t| normalize_expected(t).is_some_and(|expected| mime_match(&expected, actual)))
 }
 
 #[cfg(test)]

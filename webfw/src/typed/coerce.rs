@@ -38,6 +38,14 @@ impl<'de> Coerce<'de> {
         }
     }
 
+    /// The key of a one-member object read as a scalar: errors name it.
+    fn lone_key(self) -> Option<&'de str> {
+        match self.0 {
+            Value::Object(m) if m.len() == 1 => m.keys().next().map(String::as_str),
+            _ => None,
+        }
+    }
+
     fn text(self) -> Option<&'de str> {
         match self.scalar().0 {
             Value::String(s) => Some(s),
@@ -49,13 +57,14 @@ impl<'de> Coerce<'de> {
 macro_rules! parse_number {
     ($($method:ident => $visit:ident: $ty:ty),* $(,)?) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            match self.text() {
+            let key = self.lone_key();
+            keyed(key, match self.text() {
                 Some(s) => match s.trim().parse::<$ty>() {
                     Ok(n) => visitor.$visit(n),
                     Err(_) => Err(de::Error::invalid_value(Unexpected::Str(s), &visitor)),
                 },
                 None => self.scalar().0.deserialize_any(visitor).map_err(de::Error::custom),
-            }
+            })
         }
     )*};
 }
@@ -90,15 +99,19 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.text() {
-            Some("true") => visitor.visit_bool(true),
-            Some("false") => visitor.visit_bool(false),
-            Some(s) => Err(de::Error::invalid_value(Unexpected::Str(s), &visitor)),
-            None => match self.scalar().0 {
-                Value::Bool(b) => visitor.visit_bool(*b),
-                other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
+        let key = self.lone_key();
+        keyed(
+            key,
+            match self.text() {
+                Some("true") => visitor.visit_bool(true),
+                Some("false") => visitor.visit_bool(false),
+                Some(s) => Err(de::Error::invalid_value(Unexpected::Str(s), &visitor)),
+                None => match self.scalar().0 {
+                    Value::Bool(b) => visitor.visit_bool(*b),
+                    other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
+                },
             },
-        }
+        )
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -217,7 +230,7 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
     ) -> Result<V::Value, Error> {
         // A string names a unit variant, also as the only route parameter.
         if let Value::String(s) = self.scalar().0 {
-            return visitor.visit_enum(UnitVariant(s));
+            return keyed(self.lone_key(), visitor.visit_enum(UnitVariant(s)));
         }
         match self.0 {
             Value::Object(m) if m.len() == 1 => {
@@ -233,6 +246,14 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
     }
 
     forward_to_deserialize_any! { bytes byte_buf identifier }
+}
+
+/// An error of a scalar read from a one-member object names the member.
+fn keyed<T>(key: Option<&str>, r: Result<T, Error>) -> Result<T, Error> {
+    match key {
+        Some(k) => r.map_err(|e| de::Error::custom(format!("field `{k}`: {e}"))),
+        None => r,
+    }
 }
 
 struct Seq<I>(I);
