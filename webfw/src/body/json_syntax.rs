@@ -429,6 +429,19 @@ mod tests {
             "Unexpected token '\"', \"  \n \"str\"\" is not valid JSON"
         );
         assert_eq!(strict_error_message("   "), "Unexpected end of JSON input");
+        // Node 20 with body-parser 1.20.9 for the same bodies:
+        assert_eq!(
+            strict_error_message(&"x".repeat(30)),
+            "Unexpected token 'x', \"xxxxxxxxxx\"... is not valid JSON"
+        );
+        assert_eq!(
+            strict_error_message("\"\u{1F600}abc\""),
+            "Unexpected token '\"', \"\"\u{1F600}abc\"\" is not valid JSON"
+        );
+        assert_eq!(
+            strict_error_message("nul"),
+            "Unexpected token 'n', \"nul\" is not valid JSON"
+        );
         assert!(starts_like_object_or_array(" \n{}"));
         assert!(!starts_like_object_or_array("1"));
     }

@@ -76,6 +76,10 @@ fn request_charset(req: &Request) -> Option<String> {
         .get(http::header::CONTENT_TYPE)?
         .to_str()
         .ok()?;
+    // Parameters follow a `;`: most requests have none.
+    if !ct.contains(';') {
+        return None;
+    }
     let parsed = crate::http::content_type::parse(ct).ok()?;
     parsed
         .parameters

@@ -25,6 +25,9 @@ pub fn has_body(transfer_encoding: Option<&str>, content_length: Option<&str>) -
 
 /// `!isNaN(value)` for a header string (`Number('')` and `Number(' ')` are 0).
 fn js_number_is_finite(v: &str) -> bool {
+    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
     let v = v.trim_matches(super::is_js_whitespace);
     if v.is_empty() {
         return true;
