@@ -86,7 +86,7 @@ fn app(store: Shared) -> App {
             done: new.done,
         };
         store.todos.push(todo.clone());
-        res.status(201).json(todo)
+        res.status(201).json(&todo)
     });
 
     let s = store.clone();

@@ -38,7 +38,7 @@ struct Ids {
 
 fn status_and_message(err: Error, _req: &mut Request, res: &mut Response) -> Result {
     let body = json!({ "status": err.status(), "message": err.message() });
-    res.status(err.status()).json(body)
+    res.status(err.status()).json(&body)
 }
 
 fn app() -> App {
@@ -49,7 +49,7 @@ fn app() -> App {
             webfw::json(JsonOptions::new()),
             |req: &mut Request, res: &mut Response| {
                 let todo: NewTodo = req.body_as()?;
-                res.status(201).json(todo)
+                res.status(201).json(&todo)
             },
         ),
     );
@@ -73,7 +73,7 @@ fn app() -> App {
     });
     app.get("/todos/:id", |req: &mut Request, res: &mut Response| {
         let id: u64 = req.params_as()?;
-        res.json(vec![json!(id)])
+        res.send(vec![json!(id)])
     });
     app.get(
         "/users/:user/posts/:post",
