@@ -132,7 +132,7 @@ pub struct JsonParser {
 impl Handler for JsonParser {
     /// Requests this parser skips go on without a future.
     fn call_now(&self, req: &mut Request, _res: &mut Response) -> Option<Result> {
-        (!self.options.common.applies(req)).then_some(Ok(Flow::Next))
+        self.options.common.skips_now(req).then_some(Ok(Flow::Next))
     }
 
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
@@ -141,52 +141,74 @@ impl Handler for JsonParser {
         }
         let charset = super::request_charset(req).unwrap_or_else(|| "utf-8".to_owned());
         if !charset.starts_with("utf-") {
-            return HandlerFuture::Ready(Some(Err(errors::charset_unsupported(&charset))));
+            let err = Err(errors::charset_unsupported(&charset));
+            return HandlerFuture::Ready(Some(Common::settle(req, err)));
         }
-        HandlerFuture::Boxed(Box::pin(self.parse(req, res, charset)))
+        HandlerFuture::Boxed(Box::pin(async move {
+            let body = self.parse(req, res, charset).await;
+            Common::settle(req, body)
+        }))
     }
 }
 
 impl JsonParser {
-    async fn parse(&self, req: &mut Request, res: &mut Response, charset: String) -> Result {
+    async fn parse(
+        &self,
+        req: &mut Request,
+        res: &mut Response,
+        charset: String,
+    ) -> std::result::Result<Body, Error> {
         let opts = &*self.options;
         let bytes = opts.common.read(req, res, Some(&charset)).await?;
-        let body = parse_json(&bytes, &charset, opts).map_err(errors::parse_failed)?;
-        req.set_body(body);
-        Ok(Flow::Next)
+        parse_json(&bytes, &charset, opts).map_err(errors::parse_failed)
     }
 }
 
 fn parse_json(bytes: &[u8], charset: &str, opts: &JsonOptions) -> std::result::Result<Body, Error> {
-    let decoded;
-    let text: &str = match (charset, std::str::from_utf8(bytes)) {
-        ("utf-8" | "utf8", Ok(s)) => s.strip_prefix('\u{feff}').unwrap_or(s),
-        _ => {
-            decoded = super::decode_charset(bytes, charset)
-                .ok_or_else(|| errors::charset_unsupported(charset))?;
-            &decoded
+    // UTF-8 is parsed from the bytes: serde_json checks the encoding inside
+    // strings as it goes, so no separate pass over the body is needed.
+    if matches!(charset, "utf-8" | "utf8") {
+        let b = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+        if b.is_empty() {
+            return Ok(Body::empty_object());
         }
-    };
+        let strict_ok = !opts.strict || starts_like_object_or_array_bytes(b);
+        if strict_ok && let Ok(value) = serde_json::from_slice::<Value>(b) {
+            return Ok(finish(value, opts));
+        }
+    }
+    // Invalid UTF-8 becomes U+FFFD first, as iconv-lite decodes it.
+    let text = super::decode_charset(bytes, charset)
+        .ok_or_else(|| errors::charset_unsupported(charset))?;
     if text.is_empty() {
         return Ok(Body::empty_object());
     }
-    if opts.strict && !starts_like_object_or_array(text) {
-        return Err(syntax_error(strict_error_message(text)));
+    if opts.strict && !starts_like_object_or_array(&text) {
+        return Err(syntax_error(strict_error_message(&text)));
     }
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            return Err(syntax_error(
-                parse_error_message(text).unwrap_or_else(|| e.to_string()),
-            ));
-        }
-    };
-    let mut value = value;
+    match serde_json::from_str::<Value>(&text) {
+        Ok(v) => Ok(finish(v, opts)),
+        Err(e) => Err(syntax_error(
+            parse_error_message(&text).unwrap_or_else(|| e.to_string()),
+        )),
+    }
+}
+
+fn starts_like_object_or_array_bytes(b: &[u8]) -> bool {
+    matches!(
+        b.iter()
+            .find(|&&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r')),
+        Some(b'{' | b'[')
+    )
+}
+
+/// The parsed value as `JSON.parse` shapes it, through the reviver.
+fn finish(mut value: Value, opts: &JsonOptions) -> Body {
     as_javascript(&mut value);
-    Ok(match &opts.reviver {
+    match &opts.reviver {
         None => Body::Value(value),
         Some(f) => revive("", value, &**f).map_or(Body::Undefined, Body::Value),
-    })
+    }
 }
 
 fn syntax_error(message: String) -> Error {
@@ -199,23 +221,24 @@ fn syntax_error(message: String) -> Error {
 /// need no change, and rebuilding every map would hash every key again.
 pub(crate) fn as_javascript(v: &mut Value) {
     match v {
-        Value::Number(n)
-            if !n.is_f64()
-                && n.as_f64()
-                    .is_some_and(|f| f.abs() > 9_007_199_254_740_992.0) =>
-        {
+        Value::Number(n) if beyond_double(n) => {
             *v = n
                 .as_f64()
                 .and_then(serde_json::Number::from_f64)
                 .map_or(Value::Null, Value::Number);
         }
-        Value::Array(items) => items.iter_mut().for_each(as_javascript),
+        Value::Array(items) => items
+            .iter_mut()
+            .filter(|v| has_inside(v))
+            .for_each(as_javascript),
         Value::Object(map) => {
             let mut has_index = false;
             for (k, item) in map.iter_mut() {
                 has_index |= k.as_bytes().first().is_some_and(u8::is_ascii_digit)
                     && crate::http::qs::array_index(k).is_some();
-                as_javascript(item);
+                if has_inside(item) {
+                    as_javascript(item);
+                }
             }
             if has_index {
                 let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
@@ -228,6 +251,25 @@ pub(crate) fn as_javascript(v: &mut Value) {
             }
         }
         _ => {}
+    }
+}
+
+/// Strings, booleans and null never change: only these are visited.
+fn has_inside(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => beyond_double(n),
+        Value::Array(_) | Value::Object(_) => true,
+        _ => false,
+    }
+}
+
+/// An integer a double cannot hold exactly (past 2^53).
+fn beyond_double(n: &serde_json::Number) -> bool {
+    const MAX_SAFE: u64 = 1 << 53;
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => u > MAX_SAFE,
+        (None, Some(i)) => i.unsigned_abs() > MAX_SAFE,
+        _ => false,
     }
 }
 

@@ -97,27 +97,57 @@ impl Common {
     }
 
     /// The checks every parser makes before reading, in body-parser's order:
-    /// a body parsed already (`req._body`) is left alone; `req.body` becomes
-    /// `{}` if nothing set it; requests without a body or of another type
-    /// pass through. `true` when this parser should read the body.
+    /// a body parsed already (`req._body`) is left alone; requests without a
+    /// body or of another type pass through with `req.body` `{}` if nothing
+    /// set it. `true` when this parser should read the body; `req.body` is
+    /// then set by the parse (or to `{}` by [`Common::settle`] on failure),
+    /// which spares replacing it twice.
     pub(crate) fn applies(&self, req: &mut Request) -> bool {
         if req.body_consumed() {
             return false;
         }
-        if req.body().is_undefined() {
-            req.set_body(Body::empty_object());
+        let wanted = req.has_body()
+            && match &self.types {
+                TypeMatch::Types(t) => crate::http::type_is::matches(
+                    req.headers()
+                        .get(http::header::CONTENT_TYPE)
+                        .and_then(|v| v.to_str().ok()),
+                    t.as_slice(),
+                ),
+                TypeMatch::Fn(f) => f(req),
+            };
+        if !wanted {
+            default_body(req);
+        }
+        wanted
+    }
+
+    /// `call_now`'s part of [`Common::applies`]: `true` for the requests
+    /// this parser surely skips (parsed already, no body), which go on
+    /// synchronously; the type is tested once, by `call`.
+    pub(crate) fn skips_now(&self, req: &mut Request) -> bool {
+        if req.body_consumed() {
+            return true;
         }
         if !req.has_body() {
-            return false;
+            default_body(req);
+            return true;
         }
-        match &self.types {
-            TypeMatch::Types(t) => crate::http::type_is::matches(
-                req.headers()
-                    .get(http::header::CONTENT_TYPE)
-                    .and_then(|v| v.to_str().ok()),
-                t.as_slice(),
-            ),
-            TypeMatch::Fn(f) => f(req),
+        false
+    }
+
+    /// The end of a parse: on failure `req.body` is `{}`, as body-parser
+    /// leaves it.
+    pub(crate) fn settle(req: &mut Request, result: Result<Body, Error>) -> crate::handler::Result {
+        match result {
+            Ok(body) => {
+                req.set_body(body);
+                Ok(crate::handler::Flow::Next)
+            }
+            Err(e) => {
+                default_body(req);
+                Err(e)
+            }
         }
     }
 
@@ -144,9 +174,17 @@ impl Common {
         };
         let bytes = read_body(req, spec).await?;
         if let Some(verify) = &self.verify {
+            default_body(req);
             verify(req, &*res, &bytes, charset).map_err(errors::verify_failed)?;
         }
         Ok(bytes)
+    }
+}
+
+/// `req.body = req.body || {}`.
+pub(crate) fn default_body(req: &mut Request) {
+    if req.body().is_undefined() {
+        req.set_body(Body::empty_object());
     }
 }
 

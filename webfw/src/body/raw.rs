@@ -74,7 +74,7 @@ pub struct RawParser {
 impl Handler for RawParser {
     /// Requests this parser skips go on without a future.
     fn call_now(&self, req: &mut Request, _res: &mut Response) -> Option<Result> {
-        (!self.options.common.applies(req)).then_some(Ok(Flow::Next))
+        self.options.common.skips_now(req).then_some(Ok(Flow::Next))
     }
 
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
@@ -82,9 +82,8 @@ impl Handler for RawParser {
             return HandlerFuture::Ready(Some(Ok(Flow::Next)));
         }
         HandlerFuture::Boxed(Box::pin(async move {
-            let bytes = self.options.common.read(req, res, None).await?;
-            req.set_body(Body::Bytes(bytes));
-            Ok(Flow::Next)
+            let bytes = self.options.common.read(req, res, None).await;
+            Common::settle(req, bytes.map(Body::Bytes))
         }))
     }
 }

@@ -99,7 +99,7 @@ pub struct TextParser {
 impl Handler for TextParser {
     /// Requests this parser skips go on without a future.
     fn call_now(&self, req: &mut Request, _res: &mut Response) -> Option<Result> {
-        (!self.options.common.applies(req)).then_some(Ok(Flow::Next))
+        self.options.common.skips_now(req).then_some(Ok(Flow::Next))
     }
 
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
@@ -109,11 +109,13 @@ impl Handler for TextParser {
         let charset =
             super::request_charset(req).unwrap_or_else(|| self.options.default_charset.clone());
         HandlerFuture::Boxed(Box::pin(async move {
-            let bytes = self.options.common.read(req, res, Some(&charset)).await?;
-            let text = super::decode_charset(&bytes, &charset)
-                .ok_or_else(|| errors::charset_unsupported(&charset))?;
-            req.set_body(Body::Text(text));
-            Ok(Flow::Next)
+            let body = match self.options.common.read(req, res, Some(&charset)).await {
+                Ok(bytes) => super::decode_charset(&bytes, &charset)
+                    .map(Body::Text)
+                    .ok_or_else(|| errors::charset_unsupported(&charset)),
+                Err(e) => Err(e),
+            };
+            Common::settle(req, body)
         }))
     }
 }

@@ -129,7 +129,7 @@ pub struct UrlencodedParser {
 impl Handler for UrlencodedParser {
     /// Requests this parser skips go on without a future.
     fn call_now(&self, req: &mut Request, _res: &mut Response) -> Option<Result> {
-        (!self.options.common.applies(req)).then_some(Ok(Flow::Next))
+        self.options.common.skips_now(req).then_some(Ok(Flow::Next))
     }
 
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
@@ -138,15 +138,21 @@ impl Handler for UrlencodedParser {
         }
         let charset = super::request_charset(req).unwrap_or_else(|| "utf-8".to_owned());
         if charset != "utf-8" {
-            return HandlerFuture::Ready(Some(Err(errors::charset_unsupported(&charset))));
+            let err = Err(errors::charset_unsupported(&charset));
+            return HandlerFuture::Ready(Some(Common::settle(req, err)));
         }
         HandlerFuture::Boxed(Box::pin(async move {
-            let bytes = self.options.common.read(req, res, Some("utf-8")).await?;
-            let text = super::decode_charset(&bytes, "utf-8").unwrap_or_default();
-            let value = parse_form(&text, &self.options).map_err(errors::parse_failed)?;
-            req.set_body(Body::Value(value));
-            req.extensions_mut().insert(super::FormBody);
-            Ok(Flow::Next)
+            let body = match self.options.common.read(req, res, Some("utf-8")).await {
+                Ok(bytes) => {
+                    let text = super::decode_charset(&bytes, "utf-8").unwrap_or_default();
+                    parse_form(&text, &self.options).map_err(errors::parse_failed)
+                }
+                Err(e) => Err(e),
+            };
+            if body.is_ok() {
+                req.extensions_mut().insert(super::FormBody);
+            }
+            Common::settle(req, body.map(Body::Value))
         }))
     }
 }
