@@ -24,6 +24,21 @@ fn json(_req: &mut Request, res: &mut Response) -> Result {
     })
 }
 
+#[derive(Serialize)]
+struct KeyCount {
+    n: usize,
+}
+
+/// `res.json({ n: Object.keys(req.body).length })`.
+fn echo_json(req: &mut Request, res: &mut Response) -> Result {
+    let n = req
+        .body()
+        .as_value()
+        .and_then(|v| v.as_object())
+        .map_or(0, |m| m.len());
+    res.json(&KeyCount { n })
+}
+
 /// `res.send(req.params.id)`, as the kit's Express app has it.
 fn echo_param(req: &mut Request, res: &mut Response) -> Result {
     res.send(req.params().get("id").unwrap_or_default())
@@ -51,7 +66,13 @@ fn main() -> std::io::Result<()> {
     let mut app = webfw::app();
     app.get("/plaintext", plaintext);
     app.get("/json", json);
-    // `echo-json` needs the body parsers (a later issue).
+    app.post(
+        "/echo-json",
+        (
+            webfw::json(webfw::JsonOptions::new().limit("100kb")),
+            echo_json,
+        ),
+    );
     // `app.use('/static', express.static(STATIC_DIR))`, default options.
     let static_dir = std::env::var("STATIC_DIR").unwrap_or_else(|_| "static".to_owned());
     app.use_at("/static", webfw::static_(static_dir, Default::default()));

@@ -13,6 +13,8 @@
 //! `LOG_FILE` (where the `/log/*` loggers append), `NODE_ENV` (read by webfw
 //! itself when `WEBFW_ENV` is unset; `production` hides error details).
 
+#[path = "conformance/body.rs"]
+mod body;
 #[path = "conformance/cookies.rs"]
 mod cookies;
 #[path = "conformance/files.rs"]
@@ -75,7 +77,8 @@ fn main() -> std::io::Result<()> {
     req(&mut app);
     res(&mut app);
     neg::routes(&mut app);
-    // Not ported yet: /body (body parsers) goes here, before /static.
+    // /body also registers POST /errors/json-body and ALL /req/is.
+    body::routes(&mut app);
     static_files::routes(&mut app, &static_files::public_dir());
     files::routes(&mut app);
     cookies::routes(&mut app);
@@ -371,7 +374,7 @@ fn req(app: &mut App) {
         res.json(&body)
     });
     neg::req_routes(app);
-    // Not ported yet: /req/is (no req.is in webfw yet).
+    // /req/is is registered with /body (it needs the body parsers).
     app.get("/req/range", files::req_range);
 
     // Freshness against validators set before responding: a fresh request

@@ -17,10 +17,13 @@ mod router;
 mod routes;
 mod server;
 pub mod session;
+mod typed;
 pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
-pub use body::{TextOptions, text};
+pub use body::{
+    JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
+};
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use error::Error;
 pub use files::{SendFileOptions, StaticOptions, static_};
@@ -35,7 +38,9 @@ pub use macros::{
     routes,
 };
 pub use request::{Params, RawBody, Request};
-pub use response::{CookieOptions, CookieValue, Format, NotAcceptable, Response, SendBody};
+pub use response::{
+    CookieOptions, CookieValue, Format, Json, NotAcceptable, Response, SendBody,
+};
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;

@@ -12,6 +12,9 @@ use std::sync::{Arc, OnceLock};
 use http::{HeaderMap, HeaderValue, Method, Uri, Version};
 use serde_json::{Map, Value};
 
+mod is;
+mod typed;
+
 use crate::app::AppRef;
 use crate::inline_option::InlineOption;
 use crate::router::RouteInfo;

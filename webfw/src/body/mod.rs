@@ -1,35 +1,92 @@
 //! Body parsers (`express.json`, `express.raw`, `express.text`,
-//! `express.urlencoded`) and what they share: the bounded reader and
-//! `req.body`.
+//! `express.urlencoded`, body-parser 1.20) and what they share: the
+//! bounded, streaming reader, charset decoding, and `req.body`.
 //!
-//! Only [`text`] exists so far, on top of the shared pieces: [`read_limited`]
-//! (reads the body, answering 413 past the limit) and [`Body`] /
-//! [`Request::body`].
+//! Each parser reads only requests whose `Content-Type` matches its `type`
+//! option, at most `limit` bytes (after inflating gzip and deflate bodies),
+//! and fails with body-parser's errors: the status, the `type` tag
+//! ([`Error::kind`](crate::Error::kind)) and the message are the same, so
+//! error handlers written for Express port as they are.
 //!
 //! ```
 //! use webfw::prelude::*;
-//! use webfw::body::{text, Body, TextOptions};
+//! use webfw::body::{JsonOptions, TextOptions};
 //!
 //! fn echo(req: &mut Request, res: &mut Response) -> Result {
-//!     let body = req.body().as_str().unwrap_or("").to_owned();
-//!     res.type_("text/plain").send(body)
+//!     let body = req.body().clone();
+//!     res.json(&body)
 //! }
 //! let mut app = webfw::app();
-//! app.post("/echo", (text(TextOptions::new().type_("*/*")), echo));
+//! app.use_(webfw::json(JsonOptions::new().limit("1mb")));
+//! app.post("/echo", (webfw::text(TextOptions::new().type_("*/*")), echo));
 //! ```
 
+mod charset;
+mod errors;
+mod json;
+mod json_syntax;
 mod limit;
+pub(crate) mod options;
+mod raw;
 mod read;
 mod text;
+mod urlencoded;
 
 use bytes::Bytes;
+use serde::Serialize;
 use serde_json::Value;
 
-pub use limit::parse_limit;
-pub use read::read_limited;
+pub use charset::{canonical_charset, charset_supported, decode_charset};
+pub use json::{JsonOptions, JsonParser, json};
+pub use limit::{Limit, parse_limit};
+pub use options::MediaTypes;
+pub use raw::{RawOptions, RawParser, raw};
 pub use text::{TextOptions, TextParser, text};
+pub use urlencoded::{UrlencodedOptions, UrlencodedParser, urlencoded};
 
+use crate::error::Error;
 use crate::request::Request;
+
+/// Reads the whole request body, at most `limit` bytes after inflating a
+/// gzip or deflate body, as the parsers do: a `Content-Length` above the
+/// limit is refused with 413 before anything is read, and so is a body that
+/// grows past it while streaming; nothing beyond the limit is buffered. A
+/// body that ends early (client gone) is a 400 `request aborted`; an
+/// unknown `Content-Encoding` is a 415.
+///
+/// ```no_run
+/// # async fn demo(req: &mut webfw::Request) -> webfw::Result<()> {
+/// let bytes = webfw::body::read_limited(req, 100 * 1024).await?;
+/// # Ok(()) }
+/// ```
+pub async fn read_limited(req: &mut Request, limit: usize) -> Result<Bytes, Error> {
+    let spec = read::ReadSpec {
+        limit,
+        inflate: true,
+        charset: None,
+    };
+    read::read_body(req, spec).await
+}
+
+/// body-parser's `getCharset`: the `charset` parameter of the
+/// `Content-Type`, lower-cased (`None` when absent, empty or unparsable).
+fn request_charset(req: &Request) -> Option<String> {
+    let ct = req
+        .headers()
+        .get(http::header::CONTENT_TYPE)?
+        .to_str()
+        .ok()?;
+    // Parameters follow a `;`: most requests have none.
+    if !ct.contains(';') {
+        return None;
+    }
+    let parsed = crate::http::content_type::parse(ct).ok()?;
+    parsed
+        .parameters
+        .get("charset")
+        .filter(|c| !c.is_empty())
+        .map(|c| c.to_lowercase())
+}
 
 /// `req.body`.
 ///
@@ -66,6 +123,70 @@ impl Body {
         }
     }
 
+    /// `{}`: what a parser leaves in `req.body` when it does not read the
+    /// request.
+    ///
+    /// ```
+    /// use webfw::body::Body;
+    /// assert_eq!(Body::empty_object(), Body::Value(serde_json::json!({})));
+    /// ```
+    pub fn empty_object() -> Body {
+        Body::Value(Value::Object(serde_json::Map::new()))
+    }
+
+    /// The JSON value of a [`Body::Value`] (json, urlencoded).
+    ///
+    /// ```
+    /// let b = webfw::body::Body::Value(serde_json::json!([1]));
+    /// assert_eq!(b.as_value().unwrap()[0], 1);
+    /// ```
+    pub fn as_value(&self) -> Option<&Value> {
+        match self {
+            Body::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a [`Body::Bytes`] (raw).
+    ///
+    /// ```
+    /// let b = webfw::body::Body::Bytes(bytes::Bytes::from_static(b"\x01"));
+    /// assert_eq!(b.as_bytes(), Some(&b"\x01"[..]));
+    /// ```
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Body::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// `req.body[key]` of an object body (`None` otherwise).
+    ///
+    /// ```
+    /// let b = webfw::body::Body::Value(serde_json::json!({"name": "ada"}));
+    /// assert_eq!(b.get("name").and_then(|v| v.as_str()), Some("ada"));
+    /// ```
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_value()?.as_object()?.get(key)
+    }
+
+    /// JavaScript's `typeof req.body`: `"object"` (objects, arrays, null,
+    /// bytes), `"string"`, `"number"`, `"boolean"` or `"undefined"`.
+    ///
+    /// ```
+    /// assert_eq!(webfw::body::Body::Text("x".into()).type_of(), "string");
+    /// assert_eq!(webfw::body::Body::Undefined.type_of(), "undefined");
+    /// ```
+    pub fn type_of(&self) -> &'static str {
+        match self {
+            Body::Undefined => "undefined",
+            Body::Text(_) | Body::Value(Value::String(_)) => "string",
+            Body::Value(Value::Number(_)) => "number",
+            Body::Value(Value::Bool(_)) => "boolean",
+            Body::Value(_) | Body::Bytes(_) => "object",
+        }
+    }
+
     /// Whether no parser has set a body.
     ///
     /// ```
@@ -75,6 +196,30 @@ impl Body {
         matches!(self, Body::Undefined)
     }
 }
+
+/// `res.json(req.body)`: values as they are, text as a string, bytes as
+/// Node serialises a Buffer (`{"type":"Buffer","data":[…]}`), undefined as
+/// `null`.
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Body::Undefined => s.serialize_unit(),
+            Body::Value(v) => v.serialize(s),
+            Body::Text(t) => s.serialize_str(t),
+            Body::Bytes(b) => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("type", "Buffer")?;
+                m.serialize_entry("data", &b[..])?;
+                m.end()
+            }
+        }
+    }
+}
+
+/// Marks a `req.body` made by [`urlencoded`]: its leaves are strings.
+#[derive(Clone, Copy)]
+pub(crate) struct FormBody;
 
 /// `req.body`, stored with the request.
 #[derive(Clone)]
@@ -119,86 +264,5 @@ impl Request {
 
     pub(crate) fn mark_body_consumed(&mut self) {
         self.extensions_mut().insert(BodyConsumed);
-    }
-}
-
-/// type-is `hasBody`: a `Transfer-Encoding` header, or a numeric
-/// `Content-Length` (even `0`).
-pub(crate) fn has_body(req: &Request) -> bool {
-    let h = req.headers();
-    h.contains_key(http::header::TRANSFER_ENCODING)
-        || h.get(http::header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| js_number_is_finite(v.trim()))
-}
-
-/// `!isNaN(value)` for a header string (`Number('')` is 0).
-fn js_number_is_finite(v: &str) -> bool {
-    v.is_empty() || v.parse::<f64>().is_ok_and(|n| !n.is_nan())
-}
-
-/// type-is `typeis(req, types)` for `type/subtype` patterns with `*`
-/// wildcards and `+suffix` (`*/*`, `text/*`, `*/*+json`, `+json`).
-pub(crate) fn type_matches(req: &Request, types: &[String]) -> bool {
-    let Some(ct) = req.headers().get(http::header::CONTENT_TYPE) else {
-        return false;
-    };
-    let Ok(ct) = ct.to_str() else { return false };
-    let Ok(parsed) = crate::http::content_type::parse(ct) else {
-        return false;
-    };
-    let actual = parsed.media_type;
-    types.iter().any(|t| {
-        let t = match t.as_str() {
-            "urlencoded" => "application/x-www-form-urlencoded".to_owned(),
-            "multipart" => "multipart/*".to_owned(),
-            t if t.starts_with('+') => format!("*/*{t}"),
-            t if !t.contains('/') => crate::http::mime::lookup(t).to_owned(),
-            t => t.to_owned(),
-        };
-        mime_match(&t, &actual)
-    })
-}
-
-fn mime_match(expected: &str, actual: &str) -> bool {
-    let (Some((et, es)), Some((at, asub))) = (expected.split_once('/'), actual.split_once('/'))
-    else {
-        return false;
-    };
-    if es.contains('/') || asub.contains('/') {
-        return false;
-    }
-    if et != "*" && et != at {
-        return false;
-    }
-    if let Some(suffix) = es.strip_prefix('*')
-        && suffix.starts_with('+')
-    {
-        return es.len() <= asub.len() + 1 && asub.ends_with(suffix);
-    }
-    es == "*" || es == asub
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mime_matching() {
-        assert!(mime_match("*/*", "text/plain"));
-        assert!(mime_match("text/*", "text/plain"));
-        assert!(!mime_match("text/*", "application/json"));
-        assert!(mime_match("*/*+json", "application/ld+json"));
-        assert!(!mime_match("*/*+json", "application/json"));
-        assert!(mime_match("text/plain", "text/plain"));
-    }
-
-    #[test]
-    fn has_body_rules() {
-        let mut req = Request::for_test(http::Method::POST, "/");
-        assert!(!has_body(&req));
-        req.headers_mut()
-            .insert(http::header::CONTENT_LENGTH, "0".parse().unwrap());
-        assert!(has_body(&req));
     }
 }

@@ -1,76 +1,223 @@
-//! The bounded reader shared by the body parsers (raw-body).
+//! Reading a request body for a parser (body-parser's `read` with
+//! raw-body): bounded by the limit, inflated as it streams, never buffering
+//! more than the limit.
 
-use bytes::{Bytes, BytesMut};
-use http_body_util::BodyExt;
+use std::future::poll_fn;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
+use bytes::Bytes;
+use flate2::{Decompress, FlushDecompress, Status};
+use http_body::Body as _;
+
+use super::errors;
 use crate::error::Error;
 use crate::request::{RawBody, Request};
 
-fn too_large() -> Error {
-    Error::status_message(413, "request entity too large")
-        .with_name("PayloadTooLargeError")
-        .with_type("entity.too.large")
+/// Bytes read from the connection and thrown away after an error, so that
+/// a client still sending gets its response rather than a reset; a body
+/// larger than this is cut off.
+const DRAIN_BUDGET: usize = 1 << 20;
+
+/// Output produced per inflate step: bounds the decoder's buffer growth.
+const INFLATE_STEP: usize = 16 * 1024;
+
+/// What a parser asks of the reader.
+pub(crate) struct ReadSpec<'a> {
+    pub limit: usize,
+    pub inflate: bool,
+    /// The charset the body will be decoded with (not raw), checked where
+    /// raw-body checks it: after the declared length.
+    pub charset: Option<&'a str>,
 }
 
-/// Reads the whole request body, at most `limit` bytes (raw-body): a
-/// `Content-Length` above the limit is refused with 413 before anything is
-/// read, and so is a body that grows past it while streaming; nothing beyond
-/// the limit is buffered. A body that ends early (client gone) is a 400
-/// `request aborted`. Only the `identity` content encoding is read; others
-/// are a 415 `unsupported content encoding "…"`.
-///
-/// ```no_run
-/// # async fn demo(req: &mut webfw::Request) -> webfw::Result<()> {
-/// let bytes = webfw::body::read_limited(req, 100 * 1024).await?;
-/// # Ok(()) }
-/// ```
-pub async fn read_limited(req: &mut Request, limit: usize) -> Result<Bytes, Error> {
+enum Coding {
+    Identity,
+    Deflate,
+    Gzip,
+}
+
+/// Reads the whole body of `req` as body-parser does. Errors, in
+/// body-parser's order: 415 for a `Content-Encoding` it cannot read; 413
+/// when the declared `Content-Length` of an identity body exceeds the limit
+/// (before reading anything); 415 for an unknown charset; 413 as soon as the
+/// bytes received (inflated bytes for gzip and deflate) pass the limit; 400
+/// `request aborted` when the client goes away; 400 with zlib's message for
+/// a corrupt or truncated compressed body.
+pub(crate) async fn read_body(req: &mut Request, spec: ReadSpec<'_>) -> Result<Bytes, Error> {
+    let coding = content_coding(req, spec.inflate)?;
+    let declared = match coding {
+        Coding::Identity => req
+            .headers()
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok()),
+        _ => None,
+    };
+    let mut body = match req.take_body() {
+        RawBody::Incoming(b) => Some(b),
+        RawBody::Empty => None,
+    };
+    let result = read_inner(&mut body, coding, declared, &spec).await;
+    if result.is_err()
+        && let Some(b) = body.as_mut()
+    {
+        drain_ready(b);
+    }
+    result
+}
+
+fn content_coding(req: &Request, inflate: bool) -> Result<Coding, Error> {
     let encoding = req
         .headers()
         .get(http::header::CONTENT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-        .map_or_else(|| "identity".to_owned(), str::to_ascii_lowercase);
-    if encoding != "identity" {
-        return Err(Error::status_message(
-            415,
-            format!("unsupported content encoding \"{encoding}\""),
-        )
-        .with_name("UnsupportedMediaTypeError")
-        .with_type("encoding.unsupported"));
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).to_lowercase());
+    let encoding = encoding.as_deref().unwrap_or("identity");
+    if !inflate && encoding != "identity" {
+        return Err(errors::encoding_unsupported(
+            "content encoding unsupported".to_owned(),
+        ));
     }
-    let expected = req
-        .headers()
-        .get(http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    if expected.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
+    match encoding {
+        "identity" => Ok(Coding::Identity),
+        "deflate" => Ok(Coding::Deflate),
+        "gzip" => Ok(Coding::Gzip),
+        other => Err(errors::encoding_unsupported(format!(
+            "unsupported content encoding \"{other}\""
+        ))),
     }
-    let mut body = match req.take_body() {
-        RawBody::Incoming(b) => b,
-        RawBody::Empty => return Ok(Bytes::new()),
+}
+
+async fn read_inner(
+    body: &mut Option<hyper::body::Incoming>,
+    coding: Coding,
+    declared: Option<u64>,
+    spec: &ReadSpec<'_>,
+) -> Result<Bytes, Error> {
+    if declared.is_some_and(|n| n > spec.limit as u64) {
+        return Err(errors::too_large());
+    }
+    if let Some(cs) = spec.charset
+        && !super::charset_supported(cs)
+    {
+        return Err(errors::charset_unsupported(cs));
+    }
+    let mut out: Vec<u8> = Vec::with_capacity(declared.map_or(0, |n| n as usize));
+    let mut inflater = match coding {
+        Coding::Identity => None,
+        Coding::Deflate => Some(Inflater::new(false)),
+        Coding::Gzip => Some(Inflater::new(true)),
     };
-    let mut buf = BytesMut::with_capacity(expected.map_or(0, |n| n as usize));
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| {
-            Error::status_message(400, "request aborted")
-                .with_name("BadRequestError")
-                .with_type("request.aborted")
-                .with_source(e)
-        })?;
-        if let Ok(data) = frame.into_data() {
-            if buf.len() + data.len() > limit {
-                return Err(too_large());
+    let mut received: u64 = 0;
+    if let Some(b) = body.as_mut() {
+        while let Some(frame) = poll_fn(|cx| Pin::new(&mut *b).poll_frame(cx)).await {
+            let frame = frame.map_err(|e| errors::aborted().with_source(e))?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            received += data.len() as u64;
+            match inflater.as_mut() {
+                None => {
+                    if out.len() + data.len() > spec.limit {
+                        return Err(errors::too_large());
+                    }
+                    out.extend_from_slice(&data);
+                }
+                Some(inf) => inf.feed(&data, &mut out, spec.limit)?,
             }
-            buf.extend_from_slice(&data);
         }
     }
-    if expected.is_some_and(|n| n != buf.len() as u64) {
-        return Err(
-            Error::status_message(400, "request size did not match content length")
-                .with_name("BadRequestError")
-                .with_type("request.size.invalid"),
-        );
+    if let Some(inf) = inflater.as_mut() {
+        inf.finish(&mut out, spec.limit)?;
     }
-    Ok(buf.freeze())
+    if declared.is_some_and(|n| n != received) {
+        return Err(errors::size_invalid());
+    }
+    Ok(Bytes::from(out))
+}
+
+/// Reads what the connection already holds of a body the parser gave up
+/// on, without waiting, so a client that sent it all gets its response.
+fn drain_ready(body: &mut hyper::body::Incoming) {
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut drained = 0;
+    while drained < DRAIN_BUDGET {
+        match Pin::new(&mut *body).poll_frame(&mut cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                drained += frame.data_ref().map_or(0, Bytes::len);
+            }
+            _ => return,
+        }
+    }
+}
+
+/// zlib's inflate, fed as the body streams, writing at most `limit + 1`
+/// bytes before it reports 413.
+struct Inflater {
+    d: Decompress,
+    gzip: bool,
+    ended: bool,
+}
+
+impl Inflater {
+    fn new(gzip: bool) -> Inflater {
+        Inflater {
+            d: new_decompress(gzip),
+            gzip,
+            ended: false,
+        }
+    }
+
+    fn feed(&mut self, mut input: &[u8], out: &mut Vec<u8>, limit: usize) -> Result<(), Error> {
+        loop {
+            if self.ended {
+                // Node's gunzip reads the members of a concatenated gzip
+                // stream; anything else after the end is ignored.
+                if self.gzip && input.first() == Some(&0x1f) {
+                    self.d = new_decompress(true);
+                    self.ended = false;
+                } else {
+                    return Ok(());
+                }
+            }
+            let room = (limit + 1).saturating_sub(out.len()).clamp(1, INFLATE_STEP);
+            out.reserve_exact(room);
+            let (in0, out0) = (self.d.total_in(), out.len());
+            let status = self
+                .d
+                .decompress_vec(input, out, FlushDecompress::None)
+                .map_err(|e| errors::inflate_failed(e.message().unwrap_or("invalid data")))?;
+            input = &input[(self.d.total_in() - in0) as usize..];
+            if out.len() > limit {
+                return Err(errors::too_large());
+            }
+            if status == Status::StreamEnd {
+                self.ended = true;
+                continue;
+            }
+            let filled = out.len() == out.capacity();
+            if input.is_empty() && !filled || out.len() == out0 && self.d.total_in() == in0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The body ended: anything the decoder still holds comes out, and a
+    /// stream cut short is zlib's `unexpected end of file`.
+    fn finish(&mut self, out: &mut Vec<u8>, limit: usize) -> Result<(), Error> {
+        self.feed(&[], out, limit)?;
+        if self.ended {
+            Ok(())
+        } else {
+            Err(errors::inflate_failed("unexpected end of file"))
+        }
+    }
+}
+
+fn new_decompress(gzip: bool) -> Decompress {
+    if gzip {
+        Decompress::new_gzip(15)
+    } else {
+        Decompress::new(true)
+    }
 }

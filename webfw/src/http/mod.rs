@@ -15,6 +15,7 @@ pub mod qs;
 pub mod querystring;
 pub mod range;
 pub mod status;
+pub mod type_is;
 pub mod vary;
 
 /// JavaScript's `\s` class (WhiteSpace plus LineTerminator), which is also what

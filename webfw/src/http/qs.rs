@@ -768,7 +768,7 @@ fn merge_entries(
 // JavaScript number and property-key helpers.
 
 /// The V8 "array index" a property key denotes: canonical decimal below 2^32 − 1.
-pub(super) fn array_index(key: &str) -> Option<u32> {
+pub(crate) fn array_index(key: &str) -> Option<u32> {
     let b = key.as_bytes();
     if b.is_empty() || b.len() > 10 || !b.iter().all(u8::is_ascii_digit) {
         return None;

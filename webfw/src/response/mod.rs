@@ -16,6 +16,7 @@ mod jsonp;
 mod links;
 mod send;
 mod send_file;
+mod serde_body;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -34,6 +35,7 @@ use outbox::{Head, HeadBody, Mailbox, Outbox};
 pub use cookie::{CookieOptions, CookieValue};
 pub use format::{Format, NotAcceptable};
 pub use send::SendBody;
+pub use serde_body::Json;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
 type FinishFn = Box<dyn FnOnce(&Request, &Response) + Send>;

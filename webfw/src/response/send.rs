@@ -253,14 +253,20 @@ impl Response {
         Ok(Flow::Done)
     }
 
-    /// `res.json(value)`: serialises `value` with the `json replacer`,
-    /// `json spaces` and `json escape` settings and sends it as
-    /// `application/json` unless another type was set.
+    /// `res.json(value)`: serialises `value` (any `Serialize`: a
+    /// `serde_json::Value`, your own types, vectors and maps of them) with
+    /// the `json replacer`, `json spaces` and `json escape` settings and
+    /// sends it as `application/json` unless another type was set. To hand
+    /// a value over by value, `res.send(Json(value))` does the same.
     ///
     /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct Todo { id: u32 }
     /// let req = webfw::Request::for_test(http::Method::GET, "/");
     /// let mut res = webfw::Response::for_test(&req);
     /// res.json(&serde_json::json!({ "ok": true })).unwrap();
+    /// # let mut res = webfw::Response::for_test(&req);
+    /// res.json(&vec![Todo { id: 1 }]).unwrap();
     /// ```
     pub fn json<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
         let body = match crate::app::json::stringify(value, self.app.settings()) {

@@ -1,0 +1,332 @@
+//! `express.json(options)` (body-parser 1.20 `json`).
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::json_syntax::{parse_error_message, starts_like_object_or_array, strict_error_message};
+use super::options::{Common, common_options};
+use super::{Body, errors};
+use crate::error::Error;
+use crate::handler::{Flow, Handler, HandlerFuture, Result};
+use crate::request::Request;
+use crate::response::Response;
+
+type ReviverFn = dyn Fn(&str, Value) -> Option<Value> + Send + Sync;
+
+/// Options of [`json`]: `inflate`, `limit`, `type` (default
+/// `application/json`), `verify`, `reviver` and `strict`.
+///
+/// ```
+/// use webfw::body::JsonOptions;
+/// let opts = JsonOptions::new().limit("1mb").strict(false).type_(["json", "+json"]);
+/// ```
+#[derive(Clone)]
+pub struct JsonOptions {
+    common: Common,
+    strict: bool,
+    reviver: Option<Arc<ReviverFn>>,
+}
+
+impl Default for JsonOptions {
+    fn default() -> Self {
+        JsonOptions {
+            common: Common::new("application/json"),
+            strict: true,
+            reviver: None,
+        }
+    }
+}
+
+impl fmt::Debug for JsonOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JsonOptions")
+            .field("common", &self.common)
+            .field("strict", &self.strict)
+            .field("reviver", &self.reviver.is_some())
+            .finish()
+    }
+}
+
+impl JsonOptions {
+    /// body-parser's defaults: 100kb, `application/json`, strict.
+    ///
+    /// ```
+    /// let opts = webfw::body::JsonOptions::new();
+    /// ```
+    pub fn new() -> JsonOptions {
+        JsonOptions::default()
+    }
+
+    /// `strict`: only objects and arrays at the top (default `true`); a body
+    /// starting with anything else fails with 400 `entity.parse.failed`.
+    /// `false` takes any JSON value.
+    ///
+    /// ```
+    /// let opts = webfw::body::JsonOptions::new().strict(false);
+    /// ```
+    pub fn strict(mut self, strict: bool) -> JsonOptions {
+        self.strict = strict;
+        self
+    }
+
+    /// `reviver(key, value)`: `JSON.parse`'s second argument. Called for
+    /// every value, innermost first, then for the whole body with key `""`;
+    /// what it returns replaces the value, `None` removes it (`undefined`).
+    ///
+    /// ```
+    /// use serde_json::Value;
+    /// let opts = webfw::body::JsonOptions::new().reviver(|_key, v| match v {
+    ///     Value::Number(n) => Some(Value::from(n.as_f64().unwrap_or(0.0) * 2.0)),
+    ///     other => Some(other),
+    /// });
+    /// ```
+    pub fn reviver(
+        mut self,
+        f: impl Fn(&str, Value) -> Option<Value> + Send + Sync + 'static,
+    ) -> JsonOptions {
+        self.reviver = Some(Arc::new(f));
+        self
+    }
+}
+
+common_options!(JsonOptions, "webfw::body::JsonOptions::new()");
+
+/// `express.json(options)`: parses JSON bodies of the configured types into
+/// `req.body` ([`Body::Value`]). A request without a body or of another
+/// type passes through with `req.body` `{}`. Errors (to the error
+/// handlers): 400 `entity.parse.failed` with `JSON.parse`'s message, 413
+/// `entity.too.large`, 415 `charset.unsupported` for a charset other than
+/// UTF-8/16, 415 `encoding.unsupported`, 403 `entity.verify.failed`, 400
+/// `request.aborted`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::body::JsonOptions;
+/// fn create(req: &mut Request, res: &mut Response) -> Result {
+///     let name = req.body().get("name").and_then(|v| v.as_str()).unwrap_or("anon").to_owned();
+///     res.status(201).json(&serde_json::json!({ "created": name }))
+/// }
+/// let mut app = webfw::app();
+/// app.post("/users", (webfw::json(JsonOptions::new()), create));
+/// ```
+pub fn json(options: JsonOptions) -> JsonParser {
+    JsonParser {
+        options: Arc::new(options),
+    }
+}
+
+/// The middleware [`json`] returns.
+///
+/// ```
+/// let parser: webfw::body::JsonParser = webfw::json(Default::default());
+/// let mut app = webfw::app();
+/// app.use_(parser);
+/// ```
+#[derive(Clone, Debug)]
+pub struct JsonParser {
+    options: Arc<JsonOptions>,
+}
+
+impl Handler for JsonParser {
+    /// Requests this parser skips go on without a future.
+    fn call_now(&self, req: &mut Request, _res: &mut Response) -> Option<Result> {
+        self.options.common.skips_now(req).then_some(Ok(Flow::Next))
+    }
+
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        if !self.options.common.applies(req) {
+            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+        }
+        let charset = super::request_charset(req).unwrap_or_else(|| "utf-8".to_owned());
+        if !charset.starts_with("utf-") {
+            let err = Err(errors::charset_unsupported(&charset));
+            return HandlerFuture::Ready(Some(Common::settle(req, err)));
+        }
+        HandlerFuture::Boxed(Box::pin(async move {
+            let body = self.parse(req, res, charset).await;
+            Common::settle(req, body)
+        }))
+    }
+}
+
+impl JsonParser {
+    async fn parse(
+        &self,
+        req: &mut Request,
+        res: &mut Response,
+        charset: String,
+    ) -> std::result::Result<Body, Error> {
+        let opts = &*self.options;
+        let bytes = opts.common.read(req, res, Some(&charset)).await?;
+        parse_json(&bytes, &charset, opts).map_err(errors::parse_failed)
+    }
+}
+
+fn parse_json(bytes: &[u8], charset: &str, opts: &JsonOptions) -> std::result::Result<Body, Error> {
+    // UTF-8 is parsed from the bytes: serde_json checks the encoding inside
+    // strings as it goes, so no separate pass over the body is needed.
+    if matches!(charset, "utf-8" | "utf8") {
+        let b = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+        if b.is_empty() {
+            return Ok(Body::empty_object());
+        }
+        let strict_ok = !opts.strict || starts_like_object_or_array_bytes(b);
+        if strict_ok && let Ok(value) = serde_json::from_slice::<Value>(b) {
+            return Ok(finish(value, opts));
+        }
+    }
+    // Invalid UTF-8 becomes U+FFFD first, as iconv-lite decodes it.
+    let text = super::decode_charset(bytes, charset)
+        .ok_or_else(|| errors::charset_unsupported(charset))?;
+    if text.is_empty() {
+        return Ok(Body::empty_object());
+    }
+    if opts.strict && !starts_like_object_or_array(&text) {
+        return Err(syntax_error(strict_error_message(&text)));
+    }
+    match serde_json::from_str::<Value>(&text) {
+        Ok(v) => Ok(finish(v, opts)),
+        Err(e) => Err(syntax_error(
+            parse_error_message(&text).unwrap_or_else(|| e.to_string()),
+        )),
+    }
+}
+
+fn starts_like_object_or_array_bytes(b: &[u8]) -> bool {
+    matches!(
+        b.iter()
+            .find(|&&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r')),
+        Some(b'{' | b'[')
+    )
+}
+
+/// The parsed value as `JSON.parse` shapes it, through the reviver.
+fn finish(mut value: Value, opts: &JsonOptions) -> Body {
+    as_javascript(&mut value);
+    match &opts.reviver {
+        None => Body::Value(value),
+        Some(f) => revive("", value, &**f).map_or(Body::Undefined, Body::Value),
+    }
+}
+
+fn syntax_error(message: String) -> Error {
+    Error::status_message(400, message).with_name("SyntaxError")
+}
+
+/// Makes `v` what `JSON.parse` would have made: numbers are doubles
+/// (integers past 2^53 lose precision), and objects list array-index keys
+/// first, in ascending order, as V8 enumerates them. In place: most bodies
+/// need no change, and rebuilding every map would hash every key again.
+pub(crate) fn as_javascript(v: &mut Value) {
+    match v {
+        Value::Number(n) if beyond_double(n) => {
+            *v = n
+                .as_f64()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(Value::Null, Value::Number);
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .filter(|v| has_inside(v))
+            .for_each(as_javascript),
+        Value::Object(map) => {
+            let mut has_index = false;
+            for (k, item) in map.iter_mut() {
+                has_index |= k.as_bytes().first().is_some_and(u8::is_ascii_digit)
+                    && crate::http::qs::array_index(k).is_some();
+                if has_inside(item) {
+                    as_javascript(item);
+                }
+            }
+            if has_index {
+                let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+                // Stable: the other keys keep their order.
+                entries.sort_by_key(|(k, _)| match crate::http::qs::array_index(k) {
+                    Some(i) => (0, i),
+                    None => (1, 0),
+                });
+                *map = entries.into_iter().collect::<Map<String, Value>>();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Strings, booleans and null never change: only these are visited.
+fn has_inside(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => beyond_double(n),
+        Value::Array(_) | Value::Object(_) => true,
+        _ => false,
+    }
+}
+
+/// An integer a double cannot hold exactly (past 2^53).
+fn beyond_double(n: &serde_json::Number) -> bool {
+    const MAX_SAFE: u64 = 1 << 53;
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => u > MAX_SAFE,
+        (None, Some(i)) => i.unsigned_abs() > MAX_SAFE,
+        _ => false,
+    }
+}
+
+/// `JSON.parse`'s internalize step: members first, then the holder.
+fn revive(key: &str, value: Value, f: &ReviverFn) -> Option<Value> {
+    let value = match value {
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| revive(&i.to_string(), v, f).unwrap_or(Value::Null))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter_map(|(k, v)| revive(&k, v, f).map(|v| (k, v)))
+                .collect(),
+        ),
+        other => other,
+    };
+    f(key, value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn javascript_shapes() {
+        let v: Value =
+            serde_json::from_str(r#"{"b":1,"1":2,"a":3,"0":4,"01":5,"n":12345678901234567890}"#)
+                .unwrap();
+        let mut v = v;
+        as_javascript(&mut v);
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["0", "1", "b", "a", "01", "n"]);
+        assert!(v["n"].is_f64());
+    }
+
+    #[test]
+    fn empty_and_strict() {
+        let opts = JsonOptions::new();
+        assert_eq!(
+            parse_json(b"", "utf-8", &opts).unwrap(),
+            Body::empty_object()
+        );
+        let err = parse_json(b"true", "utf-8", &opts).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "Unexpected token 't', \"true\" is not valid JSON"
+        );
+        let lax = JsonOptions::new().strict(false);
+        assert_eq!(
+            parse_json(b"true", "utf-8", &lax).unwrap(),
+            Body::Value(Value::Bool(true))
+        );
+        let utf16 = parse_json(b"{\0}\0", "utf-16le", &opts).unwrap();
+        assert_eq!(utf16, Body::empty_object());
+    }
+}
