@@ -122,20 +122,6 @@ impl Common {
         wanted
     }
 
-    /// `call_now`'s part of [`Common::applies`]: `true` for the requests
-    /// this parser surely skips (parsed already, no body), which go on
-    /// synchronously; the type is tested once, by `call`.
-    pub(crate) fn skips_now(&self, req: &mut Request) -> bool {
-        if req.body_consumed() {
-            return true;
-        }
-        if !req.has_body() {
-            default_body(req);
-            return true;
-        }
-        false
-    }
-
     /// The end of a parse: on failure `req.body` is `{}`, as body-parser
     /// leaves it.
     pub(crate) fn settle(req: &mut Request, result: Result<Body, Error>) -> crate::handler::Result {

@@ -127,11 +127,6 @@ pub struct UrlencodedParser {
 }
 
 impl Handler for UrlencodedParser {
-    /// Requests this parser skips go on without a future.
-    fn call_now(&self, req: &mut Request, _res: &mut Response) -> Option<Result> {
-        self.options.common.skips_now(req).then_some(Ok(Flow::Next))
-    }
-
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         if !self.options.common.applies(req) {
             return HandlerFuture::Ready(Some(Ok(Flow::Next)));
