@@ -70,6 +70,38 @@ mod tests {
         assert_eq!(t.elapsed().as_millis(), 10);
     }
 
+    /// A listener out of descriptors: every accept fails with EMFILE.
+    struct OutOfFiles(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl super::super::Accept for OutOfFiles {
+        type Stream = tokio::io::DuplexStream;
+        async fn accept_one(&self) -> io::Result<(Self::Stream, Option<std::net::SocketAddr>)> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::task::yield_now().await;
+            Err(io::Error::from_raw_os_error(24))
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_accept_loop_does_not_spin_when_out_of_descriptors() {
+        let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (stop, rx) = tokio::sync::watch::channel(false);
+        let server = tokio::spawn(super::super::accept_loop(
+            OutOfFiles(calls.clone()),
+            crate::app().freeze_root(),
+            crate::ListenOptions::port(0),
+            rx,
+        ));
+        // The clock stands still while this task keeps the runtime busy: a
+        // loop that backs off waits, one that spins fails each time again.
+        for _ in 0..200 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+        stop.send(true).unwrap();
+        server.await.unwrap();
+    }
+
     #[tokio::test(start_paused = true)]
     async fn a_connection_that_went_away_is_skipped_at_once() {
         let mut b = Backoff::default();
