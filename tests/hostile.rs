@@ -228,3 +228,51 @@ async fn connections_beyond_the_maximum_are_closed_at_once() {
     assert!(String::from_utf8_lossy(&served).ends_with("\r\n\r\nok"));
     server.shutdown().await;
 }
+
+/// A client that leaves while a handler streams: the handler's writes fail
+/// from then on, instead of piling up in memory for ever.
+#[tokio::test]
+async fn writes_fail_once_the_client_has_gone() {
+    let (tx, rx) = tokio::sync::oneshot::channel::<(usize, String)>();
+    let tx = Arc::new(std::sync::Mutex::new(Some(tx)));
+    let mut app = webfw::app();
+    app.get(
+        "/stream",
+        async_handler(move |_req, res| {
+            let tx = tx.clone();
+            Box::pin(async move {
+                let chunk = bytes::Bytes::from(vec![b'x'; 64 * 1024]);
+                let mut ok = 0;
+                let err = loop {
+                    match res.write(chunk.clone()) {
+                        Ok(()) => ok += 1,
+                        Err(e) => break e,
+                    }
+                    tokio::time::sleep(Duration::from_millis(2)).await;
+                };
+                let closed = res.closed();
+                if let Some(tx) = tx.lock().unwrap().take() {
+                    let _ = tx.send((ok, format!("{closed} {}", err.message())));
+                }
+                Err(err)
+            })
+        }),
+    );
+    let srv = TestServer::start(app).await;
+    let mut conn = TcpStream::connect(srv.addr).await.unwrap();
+    conn.write_all(&keep_alive_request("GET", "/stream", &[]))
+        .await
+        .unwrap();
+    let mut first = [0u8; 1024];
+    let n = guard("the head", conn.read(&mut first)).await.unwrap();
+    assert!(first[..n].starts_with(b"HTTP/1.1 200 OK"));
+    drop(conn);
+    let (ok, outcome) = guard("the handler to learn the client left", rx)
+        .await
+        .unwrap();
+    assert!(ok >= 1);
+    assert_eq!(
+        outcome,
+        "true Cannot call write after the client closed the connection"
+    );
+}

@@ -5,6 +5,7 @@
 //! the server (design decision 4), `on_headers` hooks run just before, and
 //! `on_finish` hooks run once the last byte has been handed to the connection.
 
+mod backpressure;
 mod body_memo;
 mod send;
 

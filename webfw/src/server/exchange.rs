@@ -50,6 +50,32 @@ struct State {
     chunks: VecDeque<Bytes>,
     ended: bool,
     waker: Option<Waker>,
+    /// Bytes in `chunks`.
+    buffered: usize,
+    /// The connection let go of the streamed body: it was written to the
+    /// end, or the client went away.
+    closed: bool,
+    /// A handler waiting in `res.drain()`.
+    drain: Option<Waker>,
+}
+
+/// Buffered bytes from which `res.write` asks the handler to wait for
+/// `res.drain()` (Node's `writableHighWaterMark` is 16 KiB; a larger mark
+/// costs nothing here and takes fewer wake-ups).
+pub(crate) const HIGH_WATER: usize = 64 * 1024;
+
+/// Buffered bytes beyond which `res.write` fails: a handler that never
+/// waits cannot make a slow client's response hold more than this.
+pub(crate) const MAX_BUFFERED: usize = 16 * 1024 * 1024;
+
+/// What became of a streamed chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pushed {
+    Queued,
+    /// The connection is gone: the chunk was dropped.
+    Closed,
+    /// [`MAX_BUFFERED`] is reached: the chunk was dropped.
+    Full,
 }
 
 /// Shared between a [`Response`] and the connection side for one request.
@@ -83,16 +109,60 @@ impl Exchange {
         });
     }
 
-    pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) {
+    pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) -> Pushed {
         self.streamed.store(true, Ordering::Relaxed);
         let mut st = self.lock();
-        if !chunk.is_empty() {
+        if st.closed {
+            return Pushed::Closed;
+        }
+        let mut pushed = Pushed::Queued;
+        if st.buffered >= MAX_BUFFERED {
+            pushed = Pushed::Full;
+        } else if !chunk.is_empty() {
+            st.buffered += chunk.len();
             st.chunks.push_back(chunk);
         }
         if end {
             st.ended = true;
         }
         if let Some(w) = st.waker.take() {
+            w.wake();
+        }
+        pushed
+    }
+
+    /// Whether the connection let go of the streamed body.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.lock().closed
+    }
+
+    /// Whether as many bytes wait as a handler should let drain first.
+    pub(crate) fn needs_drain(&self) -> bool {
+        self.lock().buffered >= HIGH_WATER
+    }
+
+    /// Ready (with whether the connection is still there) once fewer than
+    /// [`HIGH_WATER`] bytes wait.
+    pub(crate) fn poll_drain(&self, cx: &Context<'_>) -> Poll<bool> {
+        let mut st = self.lock();
+        if st.closed {
+            return Poll::Ready(false);
+        }
+        if st.buffered < HIGH_WATER {
+            return Poll::Ready(true);
+        }
+        st.drain = Some(cx.waker().clone());
+        Poll::Pending
+    }
+
+    /// The connection lets go of the streamed body: what waits is dropped,
+    /// and later chunks are refused.
+    fn close(&self) {
+        let mut st = self.lock();
+        st.closed = true;
+        st.chunks.clear();
+        st.buffered = 0;
+        if let Some(w) = st.drain.take() {
             w.wake();
         }
     }
@@ -130,6 +200,9 @@ impl Exchange {
         st.chunks.clear();
         st.ended = false;
         st.waker = None;
+        st.buffered = 0;
+        st.closed = false;
+        st.drain = None;
     }
 }
 
@@ -369,10 +442,12 @@ impl Drop for ResponseBody {
     fn drop(&mut self) {
         // Also reached when the client goes away mid-body: on-finished fires
         // then too, and a handler still streaming runs on to its end.
-        if let Kind::Stream { chain, .. } = &mut self.kind
-            && let Some(rest) = chain.take()
-        {
-            spawn_rest(rest);
+        if let Kind::Stream { chain, exchange } = &mut self.kind {
+            // Before the chain runs on: its writes from now on fail.
+            exchange.close();
+            if let Some(rest) = chain.take() {
+                spawn_rest(rest);
+            }
         }
         self.finish();
     }
@@ -399,6 +474,12 @@ impl http_body::Body for ResponseBody {
                 {
                     let mut st = exchange.lock();
                     if let Some(c) = st.chunks.pop_front() {
+                        st.buffered -= c.len();
+                        if st.buffered < HIGH_WATER
+                            && let Some(w) = st.drain.take()
+                        {
+                            w.wake();
+                        }
                         return Poll::Ready(Some(Ok(Frame::data(c))));
                     }
                     if st.ended {
