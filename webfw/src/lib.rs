@@ -60,6 +60,8 @@ pub use router::{Params, PathSpec, RouteBuilder, RouteInfo, Router, RouterOption
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
 pub use server::exchange::ResponseBody;
+#[doc(hidden)]
+pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
 
 /// `express()`: a new application.

@@ -37,6 +37,8 @@ use pair::Pair;
 use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, Deadlines, InFlight, Watchdog};
 
+#[doc(hidden)]
+pub use sanitize::fuzz_rewrite;
 pub use tls::TlsConfig;
 
 /// Node's limit on the size of a request head: larger heads get 431.

@@ -49,6 +49,29 @@ pub(crate) enum Sniffed {
     Http1 { many_headers: bool },
 }
 
+/// Runs the read shim's line-by-line scanner over `input`, fed in the
+/// pieces `cuts` marks (offsets, in order), and returns what hyper would
+/// read. For the fuzz target (`fuzz/`); not part of the API.
+#[doc(hidden)]
+pub fn fuzz_rewrite(input: &[u8], cuts: &[usize]) -> Vec<u8> {
+    let mut scan = Scanner::new(std::sync::Arc::default());
+    scan.defer = false;
+    let mut output = Vec::new();
+    let mut from = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
+        let cut = cut.clamp(from, input.len());
+        let piece = &input[from..cut];
+        let mut out = Vec::new();
+        if scan.feed(piece, &mut out) {
+            output.extend_from_slice(&out);
+        } else {
+            output.extend_from_slice(piece);
+        }
+        from = cut;
+    }
+    output
+}
+
 /// The bytes Node accepts in a target and `http::Uri` rejects.
 fn needs_escape(b: u8) -> bool {
     matches!(
