@@ -276,3 +276,33 @@ async fn writes_fail_once_the_client_has_gone() {
         "true Cannot call write after the client closed the connection"
     );
 }
+
+/// An HTTP/2 connection may not open more streams than the limit (Node's
+/// memory per session is bounded the same way).
+#[tokio::test]
+async fn http2_connections_are_limited_in_concurrent_streams() {
+    for (opts, limit) in [
+        (ListenOptions::port(0), 100),
+        (ListenOptions::port(0).http2_max_concurrent_streams(7), 7),
+    ] {
+        let mut app = webfw::app();
+        app.get("/", |_: &mut Request, res: &mut Response| res.send("ok"));
+        let server = bind(app, opts).await;
+        let tcp = TcpStream::connect(server.local_addr().unwrap())
+            .await
+            .unwrap();
+        let (client, connection) = guard("h2 handshake", h2::client::handshake(tcp))
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let mut client = guard("h2 ready", client.ready()).await.unwrap();
+        let req = http::Request::get("http://x/").body(()).unwrap();
+        let (response, _) = client.send_request(req, true).unwrap();
+        let head = guard("h2 response", response).await.unwrap();
+        assert_eq!(head.status(), 200);
+        // The server's SETTINGS have arrived with the response.
+        assert_eq!(client.current_max_send_streams(), limit);
+        drop(client);
+        server.shutdown().await;
+    }
+}
