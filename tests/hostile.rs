@@ -72,6 +72,22 @@ async fn method_tokens_outside_node_s_list_or_in_lower_case_get_400() {
     }
 }
 
+/// Node answers 431 to every head over 16 KiB, a very long request line
+/// too (where hyper alone would answer 414), exactly as its parser does.
+#[tokio::test]
+async fn request_lines_too_long_for_hyper_get_node_s_431() {
+    let srv = TestServer::start(webfw::app()).await;
+    for kib in [20, 63, 65, 70, 80] {
+        let target = format!("/{}", "a".repeat(kib * 1024));
+        let data = srv.raw_bytes(request("GET", &target, &[])).await;
+        assert_eq!(
+            String::from_utf8_lossy(&data),
+            "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n",
+            "{kib} KiB"
+        );
+    }
+}
+
 #[tokio::test]
 async fn an_expectation_other_than_100_continue_gets_417_on_a_kept_connection() {
     let mut app = webfw::app();

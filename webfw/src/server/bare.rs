@@ -18,6 +18,7 @@ use std::task::{Context, Poll, Waker, ready};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use super::sanitize::RawTargets;
 use super::watchdog::Activity;
 
 /// Node's bytes for each bare answer.
@@ -29,11 +30,17 @@ fn node_bytes(status: u16) -> &'static [u8] {
     }
 }
 
-/// hyper's status line for `status`, which starts the response to replace.
-fn hyper_status_line(status: u16) -> &'static [u8] {
+/// Where hyper's response that the bare answer `status` replaces starts in
+/// `buf`: the service's own 400 or 431, or hyper's 414 or 431 for a request
+/// line the read shim found too long.
+fn hyper_response_at(buf: &[u8], status: u16) -> Option<usize> {
+    let find = |line: &[u8]| memchr::memmem::find(buf, line);
     match status {
-        431 => b"HTTP/1.1 431 ",
-        _ => b"HTTP/1.1 400 ",
+        431 => match (find(b"HTTP/1.1 431 "), find(b"HTTP/1.1 414 ")) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        },
+        _ => find(b"HTTP/1.1 400 "),
     }
 }
 
@@ -51,14 +58,17 @@ enum Stage {
 pub(crate) struct Bare<I: AsyncWrite + Unpin> {
     inner: I,
     activity: Arc<Activity>,
+    /// Where the service and the read shim ask for a bare answer.
+    asked: Arc<RawTargets>,
     stage: Stage,
 }
 
 impl<I: AsyncWrite + Unpin> Bare<I> {
-    pub(crate) fn new(inner: I, activity: Arc<Activity>) -> Bare<I> {
+    pub(crate) fn new(inner: I, activity: Arc<Activity>, asked: Arc<RawTargets>) -> Bare<I> {
         Bare {
             inner,
             activity,
+            asked,
             stage: Stage::Off,
         }
     }
@@ -74,8 +84,7 @@ impl<I: AsyncWrite + Unpin> Bare<I> {
         status: u16,
     ) -> Poll<io::Result<usize>> {
         if let Stage::Off = self.stage {
-            let line = hyper_status_line(status);
-            match memchr::memmem::find(buf, line) {
+            match hyper_response_at(buf, status) {
                 Some(0) => self.stage = Stage::Writing(0),
                 Some(at) => return Pin::new(&mut self.inner).poll_write(cx, &buf[..at]),
                 None => return Pin::new(&mut self.inner).poll_write(cx, buf),
@@ -132,7 +141,7 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for Bare<I> {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match this.activity.bare.load(Ordering::Relaxed) {
+        match this.asked.bare() {
             0 => Pin::new(&mut this.inner).poll_write(cx, buf),
             status => this.poll_write_bare(cx, buf, status),
         }
@@ -163,12 +172,12 @@ mod tests {
 
     #[tokio::test]
     async fn hyper_s_response_is_replaced_after_earlier_ones_go_through() {
-        let activity = Arc::new(Activity::default());
-        let mut out = Bare::new(Vec::new(), activity.clone());
+        let asked = Arc::new(RawTargets::default());
+        let mut out = Bare::new(Vec::new(), Arc::default(), asked.clone());
         out.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\na")
             .await
             .unwrap();
-        activity.answer_bare(431);
+        asked.answer_bare(431);
         out.write_all(b"HTTP/1.1 200 OK\r\n\r\nHTTP/1.1 431 Request Header Fields Too Large\r\ndate: x\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n")
             .await
             .unwrap();
@@ -180,14 +189,27 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn hyper_s_own_414_becomes_node_s_431() {
+        let asked = Arc::new(RawTargets::default());
+        let mut out = Bare::new(Vec::new(), Arc::default(), asked.clone());
+        asked.answer_bare(431);
+        out.write_all(
+            b"HTTP/1.1 414 URI Too Long\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.inner, node_bytes(431));
+    }
+
     #[test]
     fn a_408_is_written_as_the_stream_is_dropped_only_when_due() {
         let activity = Arc::new(Activity::default());
         let mut sink = Vec::new();
-        drop(Bare::new(&mut sink, activity.clone()));
+        drop(Bare::new(&mut sink, activity.clone(), Arc::default()));
         assert!(sink.is_empty());
         activity.send_408.store(true, Ordering::Relaxed);
-        drop(Bare::new(&mut sink, activity));
+        drop(Bare::new(&mut sink, activity, Arc::default()));
         assert_eq!(sink, node_bytes(408));
     }
 }

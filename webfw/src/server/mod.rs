@@ -558,7 +558,7 @@ impl Conn {
         // ones come back to the service so `req.originalUrl` is what the
         // client sent.
         let raw_targets = Arc::new(RawTargets::default());
-        let stream = Bare::new(stream, self.activity.clone());
+        let stream = Bare::new(stream, self.activity.clone(), raw_targets.clone());
         let mut io = Sanitize::new(stream, raw_targets.clone());
         let sniffed = if alpn_h2 {
             Sniffed::Http2
@@ -671,7 +671,7 @@ fn service(
         // handlers are synchronous: no future is built or boxed for it.
         let resume = match rejected {
             Some(rejection) => {
-                reject(res, rejection, &activity);
+                reject(res, rejection, &raw_targets);
                 None
             }
             None => std::panic::catch_unwind(AssertUnwindSafe(|| app.handle_root_now(req, res)))
@@ -745,7 +745,7 @@ enum Rejection {
 /// Node's bare status line ([`bare`]) and close the connection; an unmet
 /// `Expect` gets Node's 417, whose empty body is chunked on a connection
 /// kept open.
-fn reject(res: &mut Response, rejection: Rejection, activity: &Activity) {
+fn reject(res: &mut Response, rejection: Rejection, raw_targets: &RawTargets) {
     let status = match rejection {
         Rejection::BadRequest => 400,
         Rejection::HeadTooLarge => 431,
@@ -753,7 +753,7 @@ fn reject(res: &mut Response, rejection: Rejection, activity: &Activity) {
     };
     res.status(status);
     if status != 417 {
-        activity.answer_bare(status);
+        raw_targets.answer_bare(status);
         res.headers_mut().insert(
             http::header::CONNECTION,
             http::HeaderValue::from_static("close"),

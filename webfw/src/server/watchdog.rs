@@ -23,7 +23,7 @@
 //! finished connection outlives it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -44,21 +44,12 @@ pub(crate) struct Activity {
     /// Set by the watchdog before it closes the connection for a deadline
     /// Node answers with 408; the connection's [`super::bare::Bare`] writes it.
     pub(super) send_408: AtomicBool,
-    /// Set by the service when Node would answer the request with a bare
-    /// status line (see [`super::bare`]): the status.
-    pub(super) bare: AtomicU16,
     /// HTTP/2: idle connections are held to the header-read timeout only,
     /// and nothing is written on closing.
     h2: AtomicBool,
 }
 
 impl Activity {
-    /// Asks for Node's bare answer with `status` (400 or 431) in place of
-    /// the response hyper writes for this request; the connection closes.
-    pub(crate) fn answer_bare(&self, status: u16) {
-        self.bare.store(status, Ordering::Relaxed);
-    }
-
     /// Marks the connection as HTTP/2.
     pub(crate) fn set_h2(&self) {
         self.h2.store(true, Ordering::Relaxed);
