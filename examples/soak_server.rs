@@ -34,9 +34,10 @@ async fn slow(_req: &mut Request, res: &mut Response) -> Result {
 
 #[get("/stream")]
 async fn stream(_req: &mut Request, res: &mut Response) -> Result {
-    let chunk = bytes::Bytes::from(vec![b'x'; 64 * 1024]);
     loop {
-        res.write(chunk.clone())?;
+        // A fresh buffer each time, as a handler that renders its chunks
+        // makes: queued chunks then each hold their own memory.
+        res.write(vec![b'x'; 64 * 1024])?;
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
