@@ -180,10 +180,12 @@ async fn stalled(
                 s.write_all(first).await.ok()?;
                 let (mut rd, mut wr) = s.into_split();
                 let dripper = tokio::spawn(async move {
-                    while drip {
-                        tokio::time::sleep(Duration::from_millis(500)).await;
-                        if wr.write_all(b"x").await.is_err() {
-                            break;
+                    if drip {
+                        loop {
+                            tokio::time::sleep(Duration::from_millis(500)).await;
+                            if wr.write_all(b"x").await.is_err() {
+                                break;
+                            }
                         }
                     }
                     std::future::pending::<()>().await;
@@ -191,7 +193,7 @@ async fn stalled(
                 let mut out = Vec::new();
                 let read = tokio::time::timeout(limit, rd.read_to_end(&mut out)).await;
                 dripper.abort();
-                let closed = !matches!(read, Err(_));
+                let closed = read.is_ok();
                 Some((closed, out.starts_with(b"HTTP/1.1 408 ")))
             })
         })
