@@ -518,15 +518,15 @@ async fn request_with_many_headers_is_served() {
     assert_eq!(res.text(), "1000");
 }
 
-/// An idle keep-alive connection is closed once the header-read timeout
-/// passes without a new request, as hyper's own timer did.
+/// An idle keep-alive connection is closed once the keep-alive timeout
+/// passes without a new request (Node's `keepAliveTimeout`), without a word.
 #[tokio::test]
-async fn idle_keep_alive_connection_is_closed_after_the_header_read_timeout() {
+async fn idle_keep_alive_connection_is_closed_after_the_keep_alive_timeout() {
     let server = hello_app()
         .bind(
             ListenOptions::port(0)
                 .host("127.0.0.1")
-                .header_read_timeout(std::time::Duration::from_millis(200)),
+                .keep_alive_timeout(std::time::Duration::from_millis(200)),
         )
         .await
         .expect("bind");

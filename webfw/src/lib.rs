@@ -46,6 +46,8 @@ pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOp
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
 pub use server::dispatch::ResponseBody;
+#[doc(hidden)]
+pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand.

@@ -6,6 +6,7 @@
 //! `on_finish` hooks run once the last byte has been handed to the connection.
 
 mod attachment;
+mod backpressure;
 mod body_memo;
 pub(crate) mod header_pool;
 pub(crate) mod outbox;

@@ -42,9 +42,33 @@ struct State {
     chunks: VecDeque<Bytes>,
     ended: bool,
     waker: Option<Waker>,
-    /// The body was dropped before the stream ended: the client went away.
-    gone: bool,
+    /// Bytes in `chunks`.
+    buffered: usize,
+    /// The connection let go of the streamed body: it was written to the
+    /// end, or the client went away.
+    closed: bool,
+    /// A handler waiting in `res.drain()`.
+    drain: Option<Waker>,
     gate: Option<Gate>,
+}
+
+/// Buffered bytes from which `res.write` asks the handler to wait for
+/// `res.drain()` (Node's `writableHighWaterMark` is 16 KiB; a larger mark
+/// costs nothing here and takes fewer wake-ups).
+pub(crate) const HIGH_WATER: usize = 64 * 1024;
+
+/// Buffered bytes beyond which `res.write` fails: a handler that never
+/// waits cannot make a slow client's response hold more than this.
+pub(crate) const MAX_BUFFERED: usize = 16 * 1024 * 1024;
+
+/// What became of a streamed chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pushed {
+    Queued,
+    /// The connection is gone: the chunk was dropped.
+    Closed,
+    /// [`MAX_BUFFERED`] is reached: the chunk was dropped.
+    Full,
 }
 
 /// Work that must finish before the head leaves (a session's save); an
@@ -91,10 +115,17 @@ impl Mailbox {
         st.head = Some(head);
     }
 
-    fn push_chunk(&self, chunk: Bytes, end: bool) {
+    fn push_chunk(&self, chunk: Bytes, end: bool) -> Pushed {
         self.streamed.store(true, Ordering::Relaxed);
         let mut st = self.lock();
-        if !chunk.is_empty() {
+        if st.closed {
+            return Pushed::Closed;
+        }
+        let mut pushed = Pushed::Queued;
+        if st.buffered >= MAX_BUFFERED {
+            pushed = Pushed::Full;
+        } else if !chunk.is_empty() {
+            st.buffered += chunk.len();
             st.chunks.push_back(chunk);
         }
         if end {
@@ -103,6 +134,31 @@ impl Mailbox {
         if let Some(w) = st.waker.take() {
             w.wake();
         }
+        pushed
+    }
+
+    /// Whether the connection let go of the streamed body.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.lock().closed
+    }
+
+    /// Whether as many bytes wait as a handler should let drain first.
+    pub(crate) fn needs_drain(&self) -> bool {
+        self.lock().buffered >= HIGH_WATER
+    }
+
+    /// Ready (with whether the connection is still there) once fewer than
+    /// [`HIGH_WATER`] bytes wait.
+    pub(crate) fn poll_drain(&self, cx: &Context<'_>) -> Poll<bool> {
+        let mut st = self.lock();
+        if st.closed {
+            return Poll::Ready(false);
+        }
+        if st.buffered < HIGH_WATER {
+            return Poll::Ready(true);
+        }
+        st.drain = Some(cx.waker().clone());
+        Poll::Pending
     }
 
     /// Makes the head wait for `gate` (after any gate set before).
@@ -159,7 +215,7 @@ impl Mailbox {
     /// next poll sees `gone`.
     pub(crate) fn poll_drained(&self) -> Poll<bool> {
         let st = self.lock();
-        if st.gone {
+        if st.closed {
             Poll::Ready(false)
         } else if st.chunks.is_empty() {
             Poll::Ready(true)
@@ -168,12 +224,17 @@ impl Mailbox {
         }
     }
 
-    /// The connection dropped the body: unless it had ended, the client
-    /// went away, and what is still queued will never be written.
+    /// The connection lets go of the streamed body (written to its end, or
+    /// the client went away): what waits is dropped, later chunks are
+    /// refused, and a handler waiting to drain wakes.
     pub(crate) fn body_dropped(&self) {
         let mut st = self.lock();
-        st.gone = !st.ended;
+        st.closed = true;
         st.chunks.clear();
+        st.buffered = 0;
+        if let Some(w) = st.drain.take() {
+            w.wake();
+        }
     }
 
     /// The head, once; taking a complete response's leaves the state as new.
@@ -205,6 +266,12 @@ impl Mailbox {
     pub(crate) fn next_chunk(&self, waker: &Waker) -> Chunk {
         let mut st = self.lock();
         if let Some(c) = st.chunks.pop_front() {
+            st.buffered -= c.len();
+            if st.buffered < HIGH_WATER
+                && let Some(w) = st.drain.take()
+            {
+                w.wake();
+            }
             return Chunk::Data(c);
         }
         if st.ended {
@@ -236,7 +303,9 @@ impl Mailbox {
         st.chunks.clear();
         st.ended = false;
         st.waker = None;
-        st.gone = false;
+        st.buffered = 0;
+        st.closed = false;
+        st.drain = None;
     }
 }
 
@@ -269,8 +338,8 @@ impl Outbox {
     }
 
     /// Sends a chunk of a streamed body, and ends the body when `end`.
-    pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) {
-        self.mailbox.push_chunk(chunk, end);
+    pub(crate) fn push_chunk(&self, chunk: Bytes, end: bool) -> Pushed {
+        self.mailbox.push_chunk(chunk, end)
     }
 
     /// Makes the head wait for `gate` (after any gate set before).

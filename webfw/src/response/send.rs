@@ -328,7 +328,8 @@ impl Response {
             if self.finished {
                 return Err(Error::new("write after end"));
             }
-            self.outbox.push_chunk(data, true);
+            // Ending a response whose client is gone is not an error.
+            let _ = self.outbox.push_chunk(data, true);
             self.finished = true;
             return Ok(Flow::Done);
         }
@@ -343,6 +344,12 @@ impl Response {
 
     /// `res.write(chunk)`: sends the head (chunked, unless a Content-Length was
     /// set) on the first call and streams the chunk.
+    ///
+    /// Chunks wait in a buffer until the client takes them: a handler that
+    /// writes a lot awaits [`Response::drain`] between writes (Node's
+    /// `write() === false` and `'drain'`). Once the client has gone
+    /// ([`Response::closed`]) writes fail, and so do writes past 16 MiB
+    /// waiting, so no handler can buffer without bound.
     ///
     /// ```
     /// let req = webfw::Request::for_test(http::Method::GET, "/");
@@ -359,7 +366,7 @@ impl Response {
         }
         let chunk = chunk.into();
         if *self.method() != http::Method::HEAD && !chunk.is_empty() {
-            self.outbox.push_chunk(chunk, false);
+            return super::backpressure::pushed(self.outbox.push_chunk(chunk, false));
         }
         Ok(())
     }

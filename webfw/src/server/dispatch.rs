@@ -248,10 +248,14 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             chain: d.chain.take(),
         },
     };
+    let mut in_flight = d.in_flight.take();
+    if let Some(f) = &mut in_flight {
+        f.answered();
+    }
     let mut response = http::Response::new(ResponseBody {
         kind,
         finisher,
-        _in_flight: d.in_flight.take(),
+        _in_flight: in_flight,
     });
     *response.status_mut() =
         http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);

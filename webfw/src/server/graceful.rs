@@ -62,14 +62,23 @@ impl Graceful {
         }
     }
 
-    /// Asks every connection to close after its in-flight request, and waits
-    /// until all are gone.
-    pub(crate) async fn shutdown(self) {
-        let shared = self.0;
+    /// How many connections (and handshakes) are live.
+    pub(crate) fn live(&self) -> usize {
+        self.0.live.load(Ordering::Relaxed)
+    }
+
+    /// Asks every connection to close after its in-flight request.
+    pub(crate) fn stop(&self) {
+        let shared = &self.0;
         shared.stopping.store(true, Ordering::SeqCst);
         for waker in shared.wakers().values() {
             waker.wake_by_ref();
         }
+    }
+
+    /// Waits until every connection is gone.
+    pub(crate) async fn all_done(&self) {
+        let shared = &self.0;
         loop {
             let done = shared.all_done.notified();
             if shared.live.load(Ordering::SeqCst) == 0 {
@@ -220,7 +229,8 @@ mod tests {
         rt.block_on(async {
             let g = Graceful::default();
             let token = g.watcher();
-            let stop = tokio::spawn(g.shutdown());
+            g.stop();
+            let stop = tokio::spawn(async move { g.all_done().await });
             tokio::task::yield_now().await;
             assert!(!stop.is_finished(), "a live connection must hold shutdown");
             drop(token);
@@ -243,7 +253,8 @@ mod tests {
                 (out.is_none(), watcher)
             });
             tokio::task::yield_now().await;
-            let stop = tokio::spawn(g.shutdown());
+            g.stop();
+            let stop = tokio::spawn(async move { g.all_done().await });
             let (abandoned, watcher) = waiting.await.unwrap();
             assert!(abandoned, "a shutdown ends the wait");
             drop(tx);
@@ -267,7 +278,8 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        let stop = rt.spawn(g.shutdown());
+        g.stop();
+        let stop = rt.spawn(async move { g.all_done().await });
         rt.block_on(tokio::task::yield_now());
         assert_eq!(counter.0.load(Ordering::SeqCst), 1);
         assert!(watched.as_mut().poll(&mut cx).is_ready());

@@ -1,9 +1,12 @@
 //! hyper/tokio glue: listening on TCP (optionally TLS) or a UNIX socket,
 //! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
 
+mod accept;
+mod bare;
 mod coalesce;
 pub(crate) mod dispatch;
 mod graceful;
+mod methods;
 mod pair;
 mod sanitize;
 mod signals;
@@ -29,11 +32,14 @@ use crate::app::{App, AppRef};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
 use crate::response::outbox::Mailbox;
+use bare::Bare;
 use dispatch::{Chain, Dispatch};
 use pair::Pair;
 use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
-use watchdog::{Activity, InFlight, Watchdog};
+use watchdog::{Activity, Deadlines, InFlight, Watchdog};
 
+#[doc(hidden)]
+pub use sanitize::fuzz_rewrite;
 pub use tls::TlsConfig;
 
 /// Node's limit on the size of a request head: larger heads get 431.
@@ -62,6 +68,12 @@ pub struct ListenOptions {
     tls: Option<TlsConfig>,
     single_threaded: bool,
     header_read_timeout: Duration,
+    keep_alive_timeout: Duration,
+    request_timeout: Duration,
+    shutdown_timeout: Option<Duration>,
+    max_connections: Option<usize>,
+    http2_max_concurrent_streams: u32,
+    http2_max_session_memory: usize,
 }
 
 impl ListenOptions {
@@ -79,6 +91,12 @@ impl ListenOptions {
             tls: None,
             single_threaded: false,
             header_read_timeout: Duration::from_secs(60),
+            keep_alive_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(300),
+            shutdown_timeout: Some(Duration::from_secs(30)),
+            max_connections: None,
+            http2_max_concurrent_streams: 100,
+            http2_max_session_memory: 10 * 1024 * 1024,
         }
     }
 
@@ -147,6 +165,88 @@ impl ListenOptions {
     pub fn header_read_timeout(mut self, t: Duration) -> Self {
         self.header_read_timeout = t;
         self
+    }
+
+    /// How long an idle keep-alive connection stays open after its last
+    /// response (Node's `server.keepAliveTimeout`, default 5 s); it is then
+    /// closed without a word. Zero keeps idle connections open.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).keep_alive_timeout(std::time::Duration::from_secs(65));
+    /// ```
+    pub fn keep_alive_timeout(mut self, t: Duration) -> Self {
+        self.keep_alive_timeout = t;
+        self
+    }
+
+    /// How long a request with a body may go unanswered (Node's
+    /// `server.requestTimeout`, default 300 s): a client that sends less body
+    /// than it announced, or drips it, gets `408 Request Timeout` and the
+    /// connection is closed. A response already under way is cut off
+    /// instead. Zero disables it.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).request_timeout(std::time::Duration::from_secs(30));
+    /// ```
+    pub fn request_timeout(mut self, t: Duration) -> Self {
+        self.request_timeout = t;
+        self
+    }
+
+    /// How long a graceful shutdown waits for in-flight requests (default
+    /// 30 s); connections still open then are closed. `None` waits for
+    /// ever. Under [`App::listen`], a second SIGINT or SIGTERM exits at once.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).shutdown_timeout(Some(std::time::Duration::from_secs(10)));
+    /// ```
+    pub fn shutdown_timeout(mut self, t: Option<Duration>) -> Self {
+        self.shutdown_timeout = t;
+        self
+    }
+
+    /// The most connections served at once (Node's `server.maxConnections`;
+    /// default: no limit). Connections beyond it are closed as soon as they
+    /// are accepted, not queued.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).max_connections(Some(10_000));
+    /// ```
+    pub fn max_connections(mut self, max: Option<usize>) -> Self {
+        self.max_connections = max;
+        self
+    }
+
+    /// The most concurrent streams one HTTP/2 connection may open (default
+    /// 100); further streams are refused.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).http2_max_concurrent_streams(50);
+    /// ```
+    pub fn http2_max_concurrent_streams(mut self, n: u32) -> Self {
+        self.http2_max_concurrent_streams = n.max(1);
+        self
+    }
+
+    /// The response bytes one HTTP/2 connection may buffer for a client that
+    /// does not read them (Node's `maxSessionMemory`, default 10 MiB), shared
+    /// out among its [concurrent streams](Self::http2_max_concurrent_streams).
+    /// A connection that stops answering pings is closed.
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).http2_max_session_memory(4 * 1024 * 1024);
+    /// ```
+    pub fn http2_max_session_memory(mut self, bytes: usize) -> Self {
+        self.http2_max_session_memory = bytes;
+        self
+    }
+
+    fn deadlines(&self) -> Deadlines {
+        Deadlines {
+            header: self.header_read_timeout,
+            keep_alive: self.keep_alive_timeout,
+            request: (!self.request_timeout.is_zero()).then_some(self.request_timeout),
+        }
     }
 }
 
@@ -374,41 +474,50 @@ async fn accept_loop<L: Accept>(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let graceful = graceful::Graceful::default();
-    let watchdog = match Watchdog::start(opts.header_read_timeout) {
-        Ok(w) => Some(w),
-        Err(e) => {
-            eprintln!(
-                "webfw: cannot start the header-read timeout's clock ({e}); \
-                 connections will not be closed for going quiet"
-            );
-            None
-        }
-    };
-    let builders = Arc::new(Builders::new());
+    let watchdog = Watchdog::start(opts.deadlines());
+    let builders = Arc::new(Builders::new(&opts));
     let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
+    let mut backoff = accept::Backoff::default();
     loop {
         let accepted = tokio::select! {
             r = listener.accept_one() => r,
             _ = shutdown.changed() => break,
         };
         let (stream, peer) = match accepted {
-            Ok(a) => a,
-            Err(_) => continue,
+            Ok(a) => {
+                backoff.reset();
+                a
+            }
+            Err(e) => {
+                tokio::select! {
+                    () = backoff.pause(&e) => continue,
+                    _ = shutdown.changed() => break,
+                }
+            }
         };
+        if opts
+            .max_connections
+            .is_some_and(|max| graceful.live() >= max)
+        {
+            // Node's `maxConnections`: closed at once, never queued.
+            continue;
+        }
         let peer = peer.unwrap_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
-        let app = app.clone();
-        let builders = builders.clone();
-        let watcher = graceful.watcher();
-        let acceptor = tls.clone();
         let activity = Arc::new(Activity::default());
+        let listed = watchdog.watch(activity.clone());
+        let id = listed.id();
         let conn = Conn {
-            app,
+            app: app.clone(),
             peer,
-            activity: activity.clone(),
-            builders,
-            watcher,
+            activity,
+            builders: builders.clone(),
+            watcher: graceful.watcher(),
         };
+        let acceptor = tls.clone();
         let task = tokio::spawn(async move {
+            // Dropped when the task ends, however it ends: the watch list
+            // holds nothing of a finished connection.
+            let _listed = listed;
             match acceptor {
                 None => conn.serve(stream, false, false).await,
                 // Boxed: the handshake's and the TLS stream's state would
@@ -425,11 +534,22 @@ async fn accept_loop<L: Accept>(
                 }
             }
         });
-        if let Some(watchdog) = &watchdog {
-            watchdog.watch(activity, task.abort_handle());
-        }
+        watchdog.attach(id, task.abort_handle());
     }
-    graceful.shutdown().await;
+    graceful.stop();
+    let finished = match opts.shutdown_timeout {
+        Some(limit) => tokio::time::timeout(limit, graceful.all_done())
+            .await
+            .is_ok(),
+        None => {
+            graceful.all_done().await;
+            true
+        }
+    };
+    if !finished {
+        watchdog.abort_all();
+        graceful.all_done().await;
+    }
     // Every connection is done: write out log lines still queued behind a
     // slow stream before `shutdown()` / `listen` return.
     crate::logger::flush_all();
@@ -447,7 +567,7 @@ struct Builders {
 }
 
 impl Builders {
-    fn new() -> Builders {
+    fn new(opts: &ListenOptions) -> Builders {
         let mut h1 = http1::Builder::new();
         // One buffer per response (head and body copied together, one
         // `write`) instead of hyper's queue of buffers for `writev`: the
@@ -459,7 +579,14 @@ impl Builders {
         let mut h1_many_headers = h1.clone();
         h1_many_headers.max_headers(2000);
         let mut h2 = http2::Builder::new(TokioExecutor::new());
-        h2.timer(TokioTimer::new());
+        let streams = opts.http2_max_concurrent_streams;
+        let per_stream = opts.http2_max_session_memory / streams as usize;
+        h2.timer(TokioTimer::new())
+            .max_concurrent_streams(streams)
+            .max_send_buf_size(per_stream.max(16 * 1024))
+            // A client that stops reading stops answering pings too.
+            .keep_alive_interval(Some(Duration::from_secs(10)))
+            .keep_alive_timeout(Duration::from_secs(20));
         Builders {
             h1,
             h1_many_headers,
@@ -489,6 +616,7 @@ impl Conn {
         // ones come back to the service so `req.originalUrl` is what the
         // client sent.
         let raw_targets = Arc::new(RawTargets::default());
+        let stream = Bare::new(stream, self.activity.clone(), raw_targets.clone());
         let mut io = Sanitize::new(stream, raw_targets.clone());
         let sniffed = if alpn_h2 {
             Sniffed::Http2
@@ -498,9 +626,11 @@ impl Conn {
                 _ => return,
             }
         };
+        let activity = self.activity.clone();
         let service = service(self.app, self.peer, secure, self.activity, raw_targets);
         let h1 = match sniffed {
             Sniffed::Http2 => {
+                activity.set_h2();
                 let conn = self.builders.h2.serve_connection(TokioIo::new(io), service);
                 let _ = self.watcher.watch(conn).await;
                 return;
@@ -534,7 +664,12 @@ fn service(
 + 'static {
     let shared = Arc::new(Mailbox::default());
     hyper::service::service_fn(move |req: http::Request<Incoming>| {
-        let in_flight = InFlight::new(&activity);
+        // A request whose body is still to come is held to the request timeout.
+        let in_flight = if http_body::Body::is_end_stream(req.body()) {
+            InFlight::new(&activity)
+        } else {
+            InFlight::with_body(&activity)
+        };
         // Reuse the connection's mailbox when no earlier request still holds it.
         let mailbox = if Arc::strong_count(&shared) == 1 {
             // Pairs with the release of the last other handle's drop: what
@@ -566,11 +701,18 @@ fn service(
             // The read shim may have left this head to hyper: it goes on
             // from the body hyper expects.
             raw_targets.report(BodyFraming::of(&parts, &body));
-            let (size, has_host) = head_size(&parts);
-            if size.saturating_sub(escaped_len) > MAX_HEAD_SIZE {
-                Some(431)
-            } else if parts.version == http::Version::HTTP_11 && !has_host {
-                Some(400)
+            let head = head_size(&parts);
+            if !methods::node_accepts(&parts.method) {
+                Some(Rejection::BadRequest)
+            } else if head.size.saturating_sub(escaped_len) > MAX_HEAD_SIZE {
+                Some(Rejection::HeadTooLarge)
+            } else if parts.version == http::Version::HTTP_11 && !head.has_host {
+                Some(Rejection::BadRequest)
+            } else if head.has_expect
+                && parts.version == http::Version::HTTP_11
+                && !methods::expects_only_continue(&parts.headers)
+            {
+                Some(Rejection::ExpectationFailed)
             } else {
                 None
             }
@@ -589,8 +731,8 @@ fn service(
         // The chain runs here, in hyper's service call, as far as its
         // handlers are synchronous: no future is built or boxed for it.
         let resume = match rejected {
-            Some(status) => {
-                reject(res, status);
+            Some(rejection) => {
+                reject(res, rejection, &raw_targets);
                 None
             }
             None => std::panic::catch_unwind(AssertUnwindSafe(|| app.handle_root_now(req, res)))
@@ -621,29 +763,63 @@ fn service(
     })
 }
 
-/// The size of a request head as Node counts it against its limit (the
-/// request line and every header line), and whether it has a `Host` header:
-/// one pass for both.
-fn head_size(parts: &http::request::Parts) -> (usize, bool) {
+/// What [`head_size`] finds in one pass over a request head.
+struct HeadFacts {
+    /// The size Node counts against its limit (the request line and every
+    /// header line).
+    size: usize,
+    has_host: bool,
+    has_expect: bool,
+}
+
+/// The size of a request head as Node counts it, and whether it has `Host`
+/// and `Expect` headers: one pass for all three.
+fn head_size(parts: &http::request::Parts) -> HeadFacts {
     let target = parts.uri.path_and_query().map_or(1, |p| p.as_str().len());
     let mut size = parts.method.as_str().len() + target + 11;
     let mut has_host = false;
+    let mut has_expect = false;
     for (name, value) in &parts.headers {
         size += name.as_str().len() + value.len() + 4;
         has_host |= name == http::header::HOST;
+        has_expect |= name == http::header::EXPECT;
     }
-    (size, has_host)
+    HeadFacts {
+        size,
+        has_host,
+        has_expect,
+    }
 }
 
-/// Node's answer to a request its parser rejects (oversized head: 431; HTTP/1.1
-/// without Host: 400): `Connection: close`, no body and no Content-Length (a
-/// streamed empty body makes hyper omit the length).
-fn reject(res: &mut Response, status: u16) {
+/// Requests Node answers before Express runs.
+#[derive(Clone, Copy)]
+enum Rejection {
+    /// A method outside Node's list, or HTTP/1.1 without `Host`.
+    BadRequest,
+    /// A head over [`MAX_HEAD_SIZE`].
+    HeadTooLarge,
+    /// An `Expect` other than `100-continue`.
+    ExpectationFailed,
+}
+
+/// Node's answer to a request its parser rejects: 400 and 431 go out as
+/// Node's bare status line ([`bare`]) and close the connection; an unmet
+/// `Expect` gets Node's 417, whose empty body is chunked on a connection
+/// kept open.
+fn reject(res: &mut Response, rejection: Rejection, raw_targets: &RawTargets) {
+    let status = match rejection {
+        Rejection::BadRequest => 400,
+        Rejection::HeadTooLarge => 431,
+        Rejection::ExpectationFailed => 417,
+    };
     res.status(status);
-    res.headers_mut().insert(
-        http::header::CONNECTION,
-        http::HeaderValue::from_static("close"),
-    );
+    if status != 417 {
+        raw_targets.answer_bare(status);
+        res.headers_mut().insert(
+            http::header::CONNECTION,
+            http::HeaderValue::from_static("close"),
+        );
+    }
     let _ = res.write(bytes::Bytes::new());
     let _ = res.end();
 }

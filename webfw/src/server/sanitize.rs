@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 use std::task::{Context, Poll, ready};
 
 use crate::http::{find_byte, find_in_words, repeat, zero_bytes};
@@ -47,6 +47,29 @@ pub(crate) enum Sniffed {
     /// [`MANY_HEADER_LINES`] lines, as a client sending Node's up to 2000
     /// headers per request does.
     Http1 { many_headers: bool },
+}
+
+/// Runs the read shim's line-by-line scanner over `input`, fed in the
+/// pieces `cuts` marks (offsets, in order), and returns what hyper would
+/// read. For the fuzz target (`fuzz/`); not part of the API.
+#[doc(hidden)]
+pub fn fuzz_rewrite(input: &[u8], cuts: &[usize]) -> Vec<u8> {
+    let mut scan = Scanner::new(std::sync::Arc::default());
+    scan.defer = false;
+    let mut output = Vec::new();
+    let mut from = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
+        let cut = cut.clamp(from, input.len());
+        let piece = &input[from..cut];
+        let mut out = Vec::new();
+        if scan.feed(piece, &mut out) {
+            output.extend_from_slice(&out);
+        } else {
+            output.extend_from_slice(piece);
+        }
+        from = cut;
+    }
+    output
 }
 
 /// The bytes Node accepts in a target and `http::Uri` rejects.
@@ -169,9 +192,24 @@ pub(crate) struct RawTargets {
     framed: AtomicU64,
     /// A [`BodyFraming`], encoded.
     framing: AtomicU64,
+    /// The status of a bare answer Node would give in place of the next
+    /// response hyper writes (see `server/bare.rs`); 0 for none.
+    bare: AtomicU16,
 }
 
 impl RawTargets {
+    /// Asks for Node's bare answer with `status` (400 or 431) in place of
+    /// the response hyper writes next; the connection closes after it.
+    pub(crate) fn answer_bare(&self, status: u16) {
+        self.bare.store(status, Ordering::Relaxed);
+    }
+
+    /// The bare answer asked for, or 0.
+    #[inline]
+    pub(crate) fn bare(&self) -> u16 {
+        self.bare.load(Ordering::Relaxed)
+    }
+
     fn push(&self, index: u64, raw: String) {
         let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         q.push_back((index, raw));
@@ -530,6 +568,9 @@ impl Scanner {
     fn over_limit(&mut self, seg: &[u8]) -> bool {
         if self.line_len + seg.len() > MAX_LINE {
             self.state = State::PassThrough;
+            // A request line this long makes the head larger than Node's
+            // limit: Node answers 431, where hyper would say 414.
+            self.raw.answer_bare(431);
         }
         self.state == State::PassThrough
     }

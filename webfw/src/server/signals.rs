@@ -17,17 +17,31 @@ pub(super) struct SignalWatch {
     task: tokio::task::JoinHandle<()>,
 }
 
-/// Triggers `handle`'s graceful shutdown on the first SIGINT or SIGTERM.
+/// Triggers `handle`'s graceful shutdown on the first SIGINT or SIGTERM;
+/// a second one exits the process at once (status 130 for SIGINT, 143 for
+/// SIGTERM, as a shell reports a process killed by it).
 /// Must be called inside the tokio runtime that serves.
 #[cfg(unix)]
 pub(super) fn shutdown_on_signal(handle: ShutdownHandle) -> std::io::Result<SignalWatch> {
+    watch_signals(handle, |code| std::process::exit(code))
+}
+
+/// [`shutdown_on_signal`] with what a second signal does given.
+#[cfg(unix)]
+fn watch_signals(
+    handle: ShutdownHandle,
+    on_second: impl FnOnce(i32) + Send + 'static,
+) -> std::io::Result<SignalWatch> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     use signal_hook::low_level::pipe;
-    let (read, write) = std::os::unix::net::UnixStream::pair()?;
-    read.set_nonblocking(true)?;
-    let read = tokio::net::UnixStream::from_std(read)?;
-    let int = pipe::register(SIGINT, write.try_clone()?)?;
-    let term = match pipe::register(SIGTERM, write) {
+    let (int_read, int_write) = std::os::unix::net::UnixStream::pair()?;
+    let (term_read, term_write) = std::os::unix::net::UnixStream::pair()?;
+    int_read.set_nonblocking(true)?;
+    term_read.set_nonblocking(true)?;
+    let int_read = tokio::net::UnixStream::from_std(int_read)?;
+    let term_read = tokio::net::UnixStream::from_std(term_read)?;
+    let int = pipe::register(SIGINT, int_write)?;
+    let term = match pipe::register(SIGTERM, term_write) {
         Ok(id) => id,
         Err(e) => {
             signal_hook::low_level::unregister(int);
@@ -35,7 +49,23 @@ pub(super) fn shutdown_on_signal(handle: ShutdownHandle) -> std::io::Result<Sign
         }
     };
     let task = tokio::spawn(async move {
-        if read.readable().await.is_ok() {
+        let mut shut = false;
+        loop {
+            let code = tokio::select! {
+                r = int_read.readable() => r.map(|()| 128 + SIGINT),
+                r = term_read.readable() => r.map(|()| 128 + SIGTERM),
+            };
+            let Ok(code) = code else { return };
+            // Each signal writes one byte: take them so that readiness
+            // means a new signal.
+            let mut buf = [0u8; 64];
+            while matches!(int_read.try_read(&mut buf), Ok(n) if n > 0) {}
+            while matches!(term_read.try_read(&mut buf), Ok(n) if n > 0) {}
+            if shut {
+                on_second(code);
+                return;
+            }
+            shut = true;
             handle.shutdown();
         }
     });
@@ -72,6 +102,9 @@ mod tests {
     use signal_hook::consts::{SIGINT, SIGTERM};
     use std::time::Duration;
 
+    /// Signals are process-wide: one test raises them at a time.
+    static SIGNALS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     /// Waits for the shutdown `rx` watches (a generous bound: no test may hang).
     async fn shut_down(rx: &mut tokio::sync::watch::Receiver<bool>) {
         tokio::time::timeout(Duration::from_secs(30), rx.wait_for(|&s| s))
@@ -82,6 +115,7 @@ mod tests {
 
     #[test]
     fn sigint_and_sigterm_start_the_shutdown_until_the_watch_is_dropped() {
+        let _one = SIGNALS.lock().unwrap_or_else(|p| p.into_inner());
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -102,6 +136,32 @@ mod tests {
                 .await
                 .expect("the task ended")
                 .expect_err("no shutdown was sent");
+        });
+    }
+
+    #[test]
+    fn a_second_signal_exits_at_once() {
+        let _one = SIGNALS.lock().unwrap_or_else(|p| p.into_inner());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let (tx, mut rx) = tokio::sync::watch::channel(false);
+            let (exit_tx, exit_rx) = tokio::sync::oneshot::channel();
+            let watch = watch_signals(ShutdownHandle(tx), move |code| {
+                let _ = exit_tx.send(code);
+            })
+            .unwrap();
+            signal_hook::low_level::raise(SIGTERM).unwrap();
+            shut_down(&mut rx).await;
+            signal_hook::low_level::raise(SIGINT).unwrap();
+            let code = tokio::time::timeout(Duration::from_secs(30), exit_rx)
+                .await
+                .expect("the second signal exits")
+                .unwrap();
+            assert_eq!(code, 130);
+            drop(watch);
         });
     }
 }

@@ -1,4 +1,4 @@
-//! The header-read timeout, kept off the per-request path and off the
+//! Connection deadlines, kept off the per-request path and off the
 //! runtime's timer.
 //!
 //! hyper's own header-read timeout arms a timer for every request head, a
@@ -8,21 +8,29 @@
 //! one at a time (docs/PERFORMANCE.md). A thread of our own would cost as much,
 //! since libc's socket calls take a slower path once a process has a second
 //! thread. So one task per listener watches all its connections, woken a few
-//! times per timeout period by a timerfd through the I/O driver (elsewhere
-//! than Linux, by a tokio interval). It closes a connection once no request
-//! has been in flight and none has started for a whole period. That covers
-//! what hyper's timer covered (a head that never completes, an idle
-//! keep-alive connection) and a stalled TLS handshake too. A request costs
-//! two counter increments.
+//! times per shortest deadline by a timerfd through the I/O driver (elsewhere
+//! than Linux, by a tokio interval). It closes a connection that
+//!
+//! - has sent no complete request head for the header-read timeout since it
+//!   opened (Node's `headersTimeout`: answered `408`),
+//! - has been idle after a response for the keep-alive timeout (Node's
+//!   `keepAliveTimeout`: closed without a word),
+//! - has had a request with a body unanswered for the request timeout
+//!   (Node's `requestTimeout`: `408` unless a response has begun).
+//!
+//! A request costs two counter increments (four when it has a body). A
+//! connection leaves the watch list the moment it ends, so nothing of a
+//! finished connection outlives it.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::task::AbortHandle;
 
-/// How many watchdog ticks make up one timeout period: the connection is
-/// closed between one and `1 + 1/TICKS` periods after it went quiet.
+/// How many watchdog ticks make up the shortest deadline: a connection is
+/// closed between one and `1 + 1/TICKS` deadlines after it went quiet.
 const TICKS: u32 = 4;
 
 /// Request counts of one connection.
@@ -30,107 +38,300 @@ const TICKS: u32 = 4;
 pub(crate) struct Activity {
     started: AtomicU64,
     finished: AtomicU64,
+    /// Requests that came with a body, and those of them answered (or gone).
+    bodied: AtomicU64,
+    bodied_answered: AtomicU64,
+    /// Set by the watchdog before it closes the connection for a deadline
+    /// Node answers with 408; the connection's [`super::bare::Bare`] writes it.
+    pub(super) send_408: AtomicBool,
+    /// HTTP/2: idle connections are held to the header-read timeout only,
+    /// and nothing is written on closing.
+    h2: AtomicBool,
+}
+
+impl Activity {
+    /// Marks the connection as HTTP/2.
+    pub(crate) fn set_h2(&self) {
+        self.h2.store(true, Ordering::Relaxed);
+    }
 }
 
 /// One request in flight on a connection: counted when made, counted as
 /// finished when dropped (hyper drops the response body once it is written,
 /// or when the connection goes away).
-pub(crate) struct InFlight(Arc<Activity>);
+pub(crate) struct InFlight {
+    activity: Arc<Activity>,
+    /// A request with a body whose response head has not been handed over.
+    awaiting_head: bool,
+}
 
 impl InFlight {
     pub(crate) fn new(activity: &Arc<Activity>) -> InFlight {
         activity.started.fetch_add(1, Ordering::Relaxed);
-        InFlight(activity.clone())
+        InFlight {
+            activity: activity.clone(),
+            awaiting_head: false,
+        }
+    }
+
+    /// A request whose body is still to come: held to the request timeout
+    /// until its head is answered.
+    pub(crate) fn with_body(activity: &Arc<Activity>) -> InFlight {
+        activity.bodied.fetch_add(1, Ordering::Relaxed);
+        let mut f = InFlight::new(activity);
+        f.awaiting_head = true;
+        f
+    }
+
+    /// The response head is handed to the connection.
+    #[inline]
+    pub(crate) fn answered(&mut self) {
+        if self.awaiting_head {
+            self.answer();
+        }
+    }
+
+    #[inline(never)]
+    fn answer(&mut self) {
+        self.awaiting_head = false;
+        self.activity
+            .bodied_answered
+            .fetch_add(1, Ordering::Relaxed);
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.0.finished.fetch_add(1, Ordering::Relaxed);
+        self.answered();
+        self.activity.finished.fetch_add(1, Ordering::Relaxed);
     }
 }
 
-/// One watched connection task.
+/// The deadlines, in watchdog ticks.
+#[derive(Clone, Copy)]
+struct Limits {
+    header: u32,
+    keep_alive: u32,
+    request: u32,
+}
+
+/// The connection deadlines of a listener ([`crate::ListenOptions`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deadlines {
+    pub(crate) header: Duration,
+    pub(crate) keep_alive: Duration,
+    /// `None`: no request timeout.
+    pub(crate) request: Option<Duration>,
+}
+
+impl Deadlines {
+    /// The tick period and each deadline as a count of ticks.
+    fn ticks(self) -> (Duration, Limits) {
+        let shortest = [Some(self.header), Some(self.keep_alive), self.request]
+            .into_iter()
+            .flatten()
+            .filter(|d| !d.is_zero())
+            .min()
+            .unwrap_or(Duration::from_secs(60));
+        let period = (shortest / TICKS).max(Duration::from_millis(1));
+        let count = |d: Duration| -> u32 {
+            if d.is_zero() {
+                return u32::MAX;
+            }
+            let n = d.as_nanos().div_ceil(period.as_nanos());
+            u32::try_from(n).unwrap_or(u32::MAX).max(1)
+        };
+        let limits = Limits {
+            header: count(self.header),
+            keep_alive: count(self.keep_alive),
+            request: self.request.map_or(u32::MAX, count),
+        };
+        (period, limits)
+    }
+}
+
+/// One watched connection.
 struct Watched {
     activity: Arc<Activity>,
-    conn: AbortHandle,
+    /// The connection's task, once spawned.
+    conn: Option<AbortHandle>,
     /// Requests started as of the last tick.
     seen: u64,
     /// Ticks in a row that found the connection quiet.
     quiet: u32,
+    /// Requests with a body started as of the last tick.
+    seen_bodied: u64,
+    /// Ticks in a row that found the same request with a body unanswered.
+    waiting: u32,
 }
 
 impl Watched {
-    /// One tick: aborts the connection once it has been quiet for `TICKS`
-    /// ticks. Returns whether to keep watching it.
-    fn tick(&mut self) -> bool {
-        if self.conn.is_finished() {
-            return false;
+    fn new(activity: Arc<Activity>) -> Watched {
+        Watched {
+            activity,
+            conn: None,
+            seen: u64::MAX,
+            quiet: 0,
+            seen_bodied: u64::MAX,
+            waiting: 0,
         }
-        let started = self.activity.started.load(Ordering::Relaxed);
-        let idle = started == self.activity.finished.load(Ordering::Relaxed);
+    }
+
+    /// One tick: closes the connection once a deadline has passed. Returns
+    /// whether to keep watching it.
+    fn tick(&mut self, limits: Limits) -> bool {
+        let a = &self.activity;
+        let started = a.started.load(Ordering::Relaxed);
+        let idle = started == a.finished.load(Ordering::Relaxed);
         // The quiet spell may have begun just before the tick that first saw
         // it, so that tick does not count.
         if idle && started == self.seen {
             self.quiet += 1;
-            if self.quiet >= TICKS {
-                self.conn.abort();
-                return false;
+            let h2 = a.h2.load(Ordering::Relaxed);
+            let limit = if started == 0 || h2 {
+                limits.header
+            } else {
+                limits.keep_alive
+            };
+            if self.quiet >= limit {
+                return self.close(started == 0 && !h2);
             }
         } else {
             self.quiet = 0;
         }
         self.seen = started;
+        let bodied = a.bodied.load(Ordering::Relaxed);
+        if bodied != a.bodied_answered.load(Ordering::Relaxed) && bodied == self.seen_bodied {
+            self.waiting += 1;
+            if self.waiting >= limits.request {
+                return self.close(!a.h2.load(Ordering::Relaxed));
+            }
+        } else {
+            self.waiting = 0;
+        }
+        self.seen_bodied = bodied;
         true
+    }
+
+    /// Closes the connection, first asking for a 408 when `answer`.
+    fn close(&mut self, answer: bool) -> bool {
+        if answer {
+            self.activity.send_408.store(true, Ordering::Relaxed);
+        }
+        if let Some(conn) = &self.conn {
+            conn.abort();
+        }
+        false
     }
 }
 
-/// The watchdog of one listener; its task ends when this is dropped.
-pub(crate) struct Watchdog {
-    conns: Arc<Mutex<Vec<Watched>>>,
-    task: AbortHandle,
-}
+type Registry = Mutex<HashMap<u64, Watched>>;
 
-/// Every update is a push or a retain: a panic cannot leave the list
-/// half-changed, so poisoning is ignored.
-fn lock(conns: &Mutex<Vec<Watched>>) -> MutexGuard<'_, Vec<Watched>> {
+/// Every update is one insert, remove or retain: a panic cannot leave the
+/// map half-changed, so poisoning is ignored.
+fn lock(conns: &Registry) -> MutexGuard<'_, HashMap<u64, Watched>> {
     conns.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The watchdog of one listener: every live connection, and the task that
+/// enforces their deadlines (which ends when this is dropped).
+pub(crate) struct Watchdog {
+    conns: Arc<Registry>,
+    next_id: AtomicU64,
+    task: Option<AbortHandle>,
+}
+
 impl Watchdog {
-    /// Starts the watchdog task (on the current runtime) for connections
-    /// that must not stay quiet for longer than `timeout`.
-    pub(crate) fn start(timeout: Duration) -> std::io::Result<Watchdog> {
-        let mut ticker = Ticker::new((timeout / TICKS).max(Duration::from_millis(1)))?;
-        let conns = Arc::new(Mutex::new(Vec::new()));
-        let watched = conns.clone();
-        let task = tokio::spawn(async move {
-            while ticker.tick().await {
-                lock(&watched).retain_mut(Watched::tick);
+    /// Starts the watchdog task (on the current runtime). Without a clock
+    /// (it could not be made) connections are still listed, for
+    /// [`Watchdog::abort_all`], but no deadline is enforced.
+    pub(crate) fn start(deadlines: Deadlines) -> Watchdog {
+        let conns: Arc<Registry> = Arc::default();
+        let (period, limits) = deadlines.ticks();
+        let task = match Ticker::new(period) {
+            Ok(mut ticker) => {
+                let watched = conns.clone();
+                let task = tokio::spawn(async move {
+                    while ticker.tick().await {
+                        lock(&watched).retain(|_, w| w.tick(limits));
+                    }
+                });
+                Some(task.abort_handle())
             }
-        });
-        Ok(Watchdog {
+            Err(e) => {
+                eprintln!(
+                    "webfw: cannot start the connection deadlines' clock ({e}); \
+                     connections will not be closed for going quiet"
+                );
+                None
+            }
+        };
+        Watchdog {
             conns,
-            task: task.abort_handle(),
-        })
+            next_id: AtomicU64::new(0),
+            task,
+        }
     }
 
-    /// Watches the connection task `conn`, whose requests `activity` counts,
-    /// until it ends, aborting it (which closes the socket) once it has been
-    /// quiet for the timeout.
-    pub(crate) fn watch(&self, activity: Arc<Activity>, conn: AbortHandle) {
-        lock(&self.conns).push(Watched {
-            activity,
-            conn,
-            seen: u64::MAX,
-            quiet: 0,
-        });
+    /// Lists a new connection, whose requests `activity` counts. It leaves
+    /// the list when the returned [`Listed`] is dropped (when its task ends).
+    pub(crate) fn watch(&self, activity: Arc<Activity>) -> Listed {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        lock(&self.conns).insert(id, Watched::new(activity));
+        Listed {
+            conns: self.conns.clone(),
+            id,
+        }
+    }
+
+    /// Gives the watchdog the task serving connection `id`, so that it can
+    /// close it. A task that already ended is not listed any more.
+    pub(crate) fn attach(&self, id: u64, conn: AbortHandle) {
+        if let Some(w) = lock(&self.conns).get_mut(&id) {
+            w.conn = Some(conn);
+        }
+    }
+
+    /// Closes every listed connection at once (the shutdown's deadline).
+    pub(crate) fn abort_all(&self) {
+        for w in lock(&self.conns).values() {
+            if let Some(conn) = &w.conn {
+                conn.abort();
+            }
+        }
+    }
+
+    /// How many connections are listed.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        lock(&self.conns).len()
     }
 }
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
-        self.task.abort();
+        if let Some(task) = &self.task {
+            task.abort();
+        }
+    }
+}
+
+/// A connection's place in the watch list; dropping it (with the task that
+/// owns it) takes the connection off the list and lets go of its task.
+pub(crate) struct Listed {
+    conns: Arc<Registry>,
+    id: u64,
+}
+
+impl Listed {
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        lock(&self.conns).remove(&self.id);
     }
 }
 
@@ -206,26 +407,44 @@ impl Ticker {
 mod tests {
     use super::*;
 
+    const LIMITS: Limits = Limits {
+        header: TICKS,
+        keep_alive: 2,
+        request: 3 * TICKS,
+    };
+
     fn watched(activity: &Arc<Activity>, conn: &tokio::task::JoinHandle<()>) -> Watched {
-        Watched {
-            activity: activity.clone(),
-            conn: conn.abort_handle(),
-            seen: u64::MAX,
-            quiet: 0,
-        }
+        let mut w = Watched::new(activity.clone());
+        w.conn = Some(conn.abort_handle());
+        w
     }
 
     #[tokio::test]
-    async fn a_quiet_connection_is_aborted_on_the_tick_after_a_whole_period() {
+    async fn a_quiet_new_connection_is_closed_with_408_after_the_header_timeout() {
         let activity = Arc::new(Activity::default());
         let conn = tokio::spawn(std::future::pending::<()>());
         let mut w = watched(&activity, &conn);
         // The first tick only notes the count; the next TICKS find it quiet.
         for _ in 0..TICKS {
-            assert!(w.tick());
+            assert!(w.tick(LIMITS));
         }
-        assert!(!w.tick());
+        assert!(!w.tick(LIMITS));
         assert!(conn.await.unwrap_err().is_cancelled());
+        assert!(activity.send_408.load(Ordering::Relaxed));
+    }
+
+    #[tokio::test]
+    async fn an_idle_keep_alive_connection_is_closed_quietly_after_its_timeout() {
+        let activity = Arc::new(Activity::default());
+        let conn = tokio::spawn(std::future::pending::<()>());
+        let mut w = watched(&activity, &conn);
+        drop(InFlight::new(&activity));
+        for _ in 0..LIMITS.keep_alive {
+            assert!(w.tick(LIMITS));
+        }
+        assert!(!w.tick(LIMITS));
+        assert!(conn.await.unwrap_err().is_cancelled());
+        assert!(!activity.send_408.load(Ordering::Relaxed));
     }
 
     #[tokio::test]
@@ -235,15 +454,43 @@ mod tests {
         let mut w = watched(&activity, &conn);
         let request = InFlight::new(&activity);
         for _ in 0..10 * TICKS {
-            assert!(w.tick());
+            assert!(w.tick(LIMITS));
         }
         drop(request);
         // The tick that saw it in flight already noted the count.
-        for _ in 0..TICKS - 1 {
-            assert!(w.tick());
+        for _ in 0..LIMITS.keep_alive - 1 {
+            assert!(w.tick(LIMITS));
         }
-        assert!(!w.tick());
+        assert!(!w.tick(LIMITS));
         assert!(conn.await.unwrap_err().is_cancelled());
+    }
+
+    #[tokio::test]
+    async fn a_request_with_a_body_unanswered_past_the_request_timeout_gets_408() {
+        let activity = Arc::new(Activity::default());
+        let conn = tokio::spawn(std::future::pending::<()>());
+        let mut w = watched(&activity, &conn);
+        let _request = InFlight::with_body(&activity);
+        for _ in 0..LIMITS.request {
+            assert!(w.tick(LIMITS));
+        }
+        assert!(!w.tick(LIMITS));
+        assert!(conn.await.unwrap_err().is_cancelled());
+        assert!(activity.send_408.load(Ordering::Relaxed));
+    }
+
+    #[tokio::test]
+    async fn an_answered_request_with_a_body_may_stream_on() {
+        let activity = Arc::new(Activity::default());
+        let conn = tokio::spawn(std::future::pending::<()>());
+        let mut w = watched(&activity, &conn);
+        let mut request = InFlight::with_body(&activity);
+        request.answered();
+        for _ in 0..10 * LIMITS.request {
+            assert!(w.tick(LIMITS));
+        }
+        drop(request);
+        conn.abort();
     }
 
     #[tokio::test]
@@ -252,36 +499,75 @@ mod tests {
         let conn = tokio::spawn(std::future::pending::<()>());
         let mut w = watched(&activity, &conn);
         for _ in 0..20 {
-            for _ in 0..TICKS - 1 {
-                assert!(w.tick());
+            for _ in 0..LIMITS.keep_alive - 1 {
+                assert!(w.tick(LIMITS));
             }
             drop(InFlight::new(&activity));
         }
-        assert!(w.tick());
+        assert!(w.tick(LIMITS));
         assert!(!conn.is_finished());
         conn.abort();
     }
 
     #[tokio::test]
-    async fn a_finished_connection_is_let_go() {
-        let activity = Arc::new(Activity::default());
-        let conn = tokio::spawn(async {});
-        let mut w = watched(&activity, &conn);
+    async fn a_finished_connection_leaves_the_list_and_frees_its_task() {
+        let watchdog = Watchdog::start(Deadlines {
+            header: Duration::from_secs(3600),
+            keep_alive: Duration::from_secs(3600),
+            request: None,
+        });
+        let listed = watchdog.watch(Arc::new(Activity::default()));
+        let id = listed.id();
+        let conn = tokio::spawn(async move { drop(listed) });
+        watchdog.attach(id, conn.abort_handle());
         conn.await.unwrap();
-        assert!(!w.tick());
+        // Before any tick: the list holds nothing of the finished task.
+        assert_eq!(watchdog.len(), 0);
+        // A task that ends before it is attached is not listed either.
+        let listed = watchdog.watch(Arc::new(Activity::default()));
+        let id = listed.id();
+        drop(listed);
+        let conn = tokio::spawn(async {});
+        watchdog.attach(id, conn.abort_handle());
+        assert_eq!(watchdog.len(), 0);
     }
 
     #[tokio::test]
     async fn the_watchdog_task_aborts_a_quiet_connection() {
-        let watchdog = Watchdog::start(Duration::from_millis(40)).unwrap();
-        let conn = tokio::spawn(std::future::pending::<()>());
-        watchdog.watch(Arc::new(Activity::default()), conn.abort_handle());
+        let watchdog = Watchdog::start(Deadlines {
+            header: Duration::from_millis(40),
+            keep_alive: Duration::from_millis(40),
+            request: None,
+        });
+        let listed = watchdog.watch(Arc::new(Activity::default()));
+        let id = listed.id();
+        let conn = tokio::spawn(async move {
+            let _listed = listed;
+            std::future::pending::<()>().await
+        });
+        watchdog.attach(id, conn.abort_handle());
         let ended = tokio::time::timeout(Duration::from_secs(30), conn).await;
         assert!(
             ended
                 .expect("the watchdog aborts the task")
                 .unwrap_err()
                 .is_cancelled()
+        );
+        assert_eq!(watchdog.len(), 0);
+    }
+
+    #[test]
+    fn deadlines_are_counted_in_ticks_of_the_shortest() {
+        let (period, limits) = Deadlines {
+            header: Duration::from_secs(60),
+            keep_alive: Duration::from_secs(5),
+            request: Some(Duration::from_secs(300)),
+        }
+        .ticks();
+        assert_eq!(period, Duration::from_millis(1250));
+        assert_eq!(
+            (limits.header, limits.keep_alive, limits.request),
+            (48, 4, 240)
         );
     }
 }

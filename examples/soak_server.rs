@@ -1,0 +1,65 @@
+//! The server the soak suite (`soak/run`, `examples/soak.rs`) attacks: a
+//! hello route, a body reader, a slow route and a naive streaming route
+//! that writes 64 KiB every 10 ms without waiting for the client.
+//!
+//! `soak_server PORT` serves on 127.0.0.1 until SIGTERM, then prints how
+//! many requests its handlers started and answered.
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use webfw::prelude::*;
+
+static STARTED: AtomicU64 = AtomicU64::new(0);
+static ANSWERED: AtomicU64 = AtomicU64::new(0);
+
+#[get("/")]
+async fn hello(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("hello")
+}
+
+#[post("/upload")]
+async fn upload(req: &mut Request, res: &mut Response) -> Result {
+    let body = webfw::body::read_limited(req, 1 << 20).await?;
+    res.send(format!("{} bytes", body.len()))
+}
+
+#[get("/slow")]
+async fn slow(_req: &mut Request, res: &mut Response) -> Result {
+    STARTED.fetch_add(1, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let sent = res.send("slow");
+    ANSWERED.fetch_add(1, Ordering::SeqCst);
+    sent
+}
+
+#[get("/stream")]
+async fn stream(_req: &mut Request, res: &mut Response) -> Result {
+    loop {
+        // A fresh buffer each time, as a handler that renders its chunks
+        // makes: queued chunks then each hold their own memory.
+        res.write(vec![b'x'; 64 * 1024])?;
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn main() -> std::io::Result<()> {
+    let port: u16 = std::env::args()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(4190);
+    let mut app = webfw::app();
+    app.mount(routes![hello, upload, slow, stream]);
+    // Short deadlines keep the suite bounded in time.
+    let opts = webfw::ListenOptions::port(port)
+        .host("127.0.0.1")
+        .header_read_timeout(Duration::from_secs(3))
+        .request_timeout(Duration::from_secs(3))
+        .shutdown_timeout(Some(Duration::from_secs(5)));
+    app.listen_with(opts, |addr| println!("ready {addr}"))?;
+    println!(
+        "slow started {} answered {}",
+        STARTED.load(Ordering::SeqCst),
+        ANSWERED.load(Ordering::SeqCst)
+    );
+    Ok(())
+}
