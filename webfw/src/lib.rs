@@ -38,9 +38,7 @@ pub use macros::{
     routes,
 };
 pub use request::{Params, RawBody, Request};
-pub use response::{
-    CookieOptions, CookieValue, Format, Json, NotAcceptable, Response, SendBody,
-};
+pub use response::{CookieOptions, CookieValue, Format, Json, NotAcceptable, Response, SendBody};
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
@@ -49,10 +47,10 @@ pub use server::dispatch::ResponseBody;
 #[doc(hidden)]
 pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
+pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand.
 pub use tokio_rustls::rustls;
-pub use session::session;
 
 /// `express()`: a new application.
 ///

@@ -22,8 +22,8 @@ use crate::router::RouteInfo;
 mod accepts;
 mod cookies;
 mod param;
-mod session;
 mod params;
+mod session;
 mod url;
 
 pub use params::Params;

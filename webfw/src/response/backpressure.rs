@@ -1,8 +1,8 @@
 //! A streamed response's flow control: `res.drain()`, `res.needs_drain()`,
 //! `res.closed()` (Node's `'drain'`, `writableNeedDrain`, `'close'`).
 
-use crate::error::Error;
 use super::outbox::Pushed;
+use crate::error::Error;
 
 use super::Response;
 

@@ -8,13 +8,13 @@
 mod attachment;
 mod backpressure;
 mod body_memo;
-pub(crate) mod header_pool;
-pub(crate) mod outbox;
-mod render;
 mod cookie;
 mod format;
+pub(crate) mod header_pool;
 mod jsonp;
 mod links;
+pub(crate) mod outbox;
+mod render;
 mod send;
 mod send_file;
 mod serde_body;
