@@ -92,7 +92,11 @@ fn main() -> std::io::Result<()> {
         .ok()
         .and_then(|w| w.parse().ok())
         .unwrap_or(0);
-    let opts = webfw::ListenOptions::port(port).host("127.0.0.1");
+    // `PIPELINE_FLUSH=1`: a pipelined batch's responses leave in one write
+    // (`ListenOptions::pipeline_flush`), for the kit's `--pipeline` runs.
+    let opts = webfw::ListenOptions::port(port)
+        .host("127.0.0.1")
+        .pipeline_flush(std::env::var_os("PIPELINE_FLUSH").is_some());
     if workers == 0 {
         let opts = opts.single_threaded(true);
         return app.listen_with(opts, |addr| eprintln!("bench server on {addr}"));

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use common::{Conn, HttpResponse, TestServer, async_handler, guard, keep_alive_request};
 use tokio::io::AsyncReadExt;
 use tokio::sync::oneshot;
+use webfw::ListenOptions;
 use webfw::prelude::*;
 
 fn app() -> webfw::App {
@@ -63,7 +64,7 @@ fn targets() -> Vec<String> {
 
 #[tokio::test]
 async fn a_pipelined_batch_gets_the_bytes_requests_one_at_a_time_get() {
-    let srv = TestServer::start(app()).await;
+    let srv = TestServer::start_with(app(), pipelined()).await;
     let targets = targets();
 
     let mut one_at_a_time = Vec::new();
@@ -110,7 +111,7 @@ fn waiting(app: &mut webfw::App, path: &str) -> oneshot::Sender<()> {
 async fn a_response_does_not_wait_for_the_next_request_s_handler() {
     let mut app = app();
     let release = waiting(&mut app, "/wait");
-    let srv = TestServer::start(app).await;
+    let srv = TestServer::start_with(app, pipelined()).await;
     let mut conn = Conn::open(srv.addr).await;
     // A third request stays read and unanswered while `/wait` waits.
     let batch = [
@@ -130,7 +131,7 @@ async fn a_response_does_not_wait_for_the_next_request_s_handler() {
 
 #[tokio::test]
 async fn a_response_does_not_wait_for_the_rest_of_the_next_request() {
-    let srv = TestServer::start(app()).await;
+    let srv = TestServer::start_with(app(), pipelined()).await;
     let mut conn = Conn::open(srv.addr).await;
     let second = keep_alive_request("GET", "/json", &[]);
     let (start, rest) = second.split_at(10);
@@ -164,7 +165,7 @@ async fn a_streamed_response_ahead_of_a_pipelined_request_is_not_held() {
             })
         }),
     );
-    let srv = TestServer::start(app).await;
+    let srv = TestServer::start_with(app, pipelined()).await;
     let mut stream = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
     let batch = [
         keep_alive_request("GET", "/stream", &[]),
@@ -194,4 +195,9 @@ async fn a_streamed_response_ahead_of_a_pipelined_request_is_not_held() {
     let end = text.find("6\r\nsecond\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n");
     assert!(end.is_some(), "{text}");
     srv.shutdown().await;
+}
+
+/// Listen options with the pipelined batch written at once.
+fn pipelined() -> ListenOptions {
+    ListenOptions::port(0).pipeline_flush(true)
 }

@@ -41,8 +41,14 @@ pub struct TestServer {
 impl TestServer {
     /// Binds `app` on `127.0.0.1:0` in the current tokio runtime.
     pub async fn start(app: App) -> TestServer {
+        TestServer::start_with(app, ListenOptions::port(0)).await
+    }
+
+    /// As [`TestServer::start`], with other listen options (the host is
+    /// always 127.0.0.1).
+    pub async fn start_with(app: App, opts: ListenOptions) -> TestServer {
         let server = app
-            .bind(ListenOptions::port(0).host("127.0.0.1"))
+            .bind(opts.host("127.0.0.1"))
             .await
             .expect("bind 127.0.0.1:0");
         let addr = server.local_addr().expect("a TCP server has an address");
