@@ -480,8 +480,8 @@ fn with_line(f: impl FnOnce(&mut Line)) {
 }
 
 /// The logging middleware [`logger()`](fn@logger) and [`logger!`](crate::logger!) return.
-/// Use it with `app.use_` / `app.use_at`, or call it directly as a
-/// [`Handler`] (it always continues with `next()`).
+/// Use it with `app.use_` / `app.use_at`; it always continues with
+/// `next()`.
 ///
 /// ```
 /// use webfw::logger::{logger, LogStream};
