@@ -104,7 +104,7 @@ pub fn parse(input: &str, max_keys: usize) -> Value {
                     continue;
                 } else if encode_check > 0 {
                     if hex_value(c).is_some() {
-                        encode_check += 1;
+                        encode_check = encode_check.saturating_add(1);
                         if encode_check == 3 {
                             key_encoded = true;
                         }
@@ -136,7 +136,7 @@ pub fn parse(input: &str, max_keys: usize) -> Value {
                 encode_check = 1;
             } else if encode_check > 0 {
                 if hex_value(c).is_some() {
-                    encode_check += 1;
+                    encode_check = encode_check.saturating_add(1);
                     if encode_check == 3 {
                         value_encoded = true;
                     }
@@ -386,6 +386,15 @@ mod tests {
         // sends the value through the fallback decoder, which mangles the `é`.
         assert_eq!(p("%41%42=é%"), "{\"AB\":\"\u{FFFD}%\"}");
         assert_eq!(p("%41=é%"), r#"{"A":"é%"}"#);
+    }
+
+    #[test]
+    fn long_hex_run_after_an_encoded_key_does_not_overflow() {
+        // The escape counter keeps counting hex digits after an encoded key, as Node's
+        // number does; a run past 255 once overflowed it (found by the fuzzer).
+        let input = format!("%41{}=é%", "B".repeat(300));
+        let expected = format!(r#"{{"A{}":"é%"}}"#, "B".repeat(300));
+        assert_eq!(p(&input), expected);
     }
 
     #[test]
