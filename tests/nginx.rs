@@ -569,6 +569,7 @@ impl AppProcess {
             .args(["upstream_process", "--exact", "--ignored", "--nocapture"])
             .env("WEBFW_UPSTREAM_NAME", name)
             .env("REDIS_URL", redis.url())
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
             .expect("run the test binary again as an upstream process");
@@ -642,6 +643,11 @@ async fn upstream_process() {
         .await
         .expect("bind 127.0.0.1:0");
     println!("listening {}", server.local_addr().unwrap().port());
+    // The parent holds our stdin: when it ends, even killed, so do we.
+    std::thread::spawn(|| {
+        let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+        std::process::exit(0);
+    });
     server.wait().await;
 }
 
