@@ -210,8 +210,8 @@ impl Peers {
     }
 }
 
-/// The bytes `GET /download` sends: 3 MiB, more than nginx keeps in memory,
-/// so it passes through nginx's temp file.
+/// The bytes `GET /download` sends: 3 MiB, many times what nginx's proxy
+/// buffers hold.
 fn download_bytes() -> Vec<u8> {
     (0..3 * 1024 * 1024u32)
         .map(|i| (i.wrapping_mul(31) % 251) as u8)
