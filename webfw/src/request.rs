@@ -114,14 +114,6 @@ impl Request {
         } else {
             None
         };
-        // The usual origin-form target: http has split off the query.
-        let path_len = match parts.uri.path_and_query() {
-            Some(pq) if absolute_target.is_none() && pq.as_str().starts_with('/') => {
-                Some(pq.path().len())
-            }
-            _ => None,
-        };
-        let url = Url::new(|| original_url(&absolute_target, &parts.uri), path_len);
         let req = slot.fill(Request {
             method: parts.method,
             uri: parts.uri,
@@ -131,7 +123,9 @@ impl Request {
             headers: Some(parts.headers),
             body,
             absolute_target,
-            url,
+            // Located in place below: built here, the whole request was
+            // assembled on the stack and copied into the slot.
+            url: Url::new(),
             params: Params::default(),
             query: OnceLock::new(),
             remote,
@@ -147,6 +141,15 @@ impl Request {
         if let Some(headers) = req.headers.as_mut() {
             fold_repeated_headers(headers);
         }
+        // The usual origin-form target: http has split off the query.
+        let path_len = match req.uri.path_and_query() {
+            Some(pq) if req.absolute_target.is_none() && pq.as_str().starts_with('/') => {
+                Some(pq.path().len())
+            }
+            _ => None,
+        };
+        req.url
+            .locate_path(|| original_url(&req.absolute_target, &req.uri), path_len);
         req
     }
 

@@ -69,11 +69,11 @@ pub(crate) enum Mounted {
 }
 
 impl Url {
-    /// The state of a new request whose target is `original`; `path_len`:
-    /// the length of its path when it is known to start the target.
+    /// The state of a new request: `req.url` is the original target, whose
+    /// path [`Url::locate_path`] finds.
     #[inline(always)]
-    pub(crate) fn new<'a>(original: impl FnOnce() -> &'a str, path_len: Option<usize>) -> Url {
-        let mut url = Url {
+    pub(crate) fn new() -> Url {
+        Url {
             current: Current {
                 owned: None,
                 start: 0,
@@ -81,12 +81,21 @@ impl Url {
                 path: (0, 0),
             },
             base: BaseUrl::Span(0, 0),
-        };
-        match path_len {
-            Some(len) => url.current.path = (0, len as u32),
-            None => url.find_path(original()),
         }
-        url
+    }
+
+    /// Finds the path of a new request's target `original`; `path_len`:
+    /// its length when it is known to start the target.
+    #[inline(always)]
+    pub(crate) fn locate_path<'a>(
+        &mut self,
+        original: impl FnOnce() -> &'a str,
+        path_len: Option<usize>,
+    ) {
+        match path_len {
+            Some(len) => self.current.path = (0, len as u32),
+            None => self.find_path(original()),
+        }
     }
 
     /// Records where the pathname of the current `req.url` lies.
@@ -366,9 +375,11 @@ mod tests {
 
     impl Target {
         fn new(original: &str) -> Target {
+            let mut url = Url::new();
+            url.locate_path(|| original, None);
             Target {
                 original: original.to_owned(),
-                url: Url::new(|| original, None),
+                url,
             }
         }
 

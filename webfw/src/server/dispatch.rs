@@ -192,11 +192,23 @@ impl Dispatch {
 }
 
 impl Drop for Dispatch {
+    #[inline]
     fn drop(&mut self) {
-        // hyper drops the service future when the client goes away before a
-        // head was sent. Node lets the handler run on and on-finished fires,
-        // so finish the chain in a task and run its hooks (the logger writes
-        // its line with status `-` when nothing was sent).
+        // The usual drop, after the head went out, tests two fields.
+        if self.chain.is_some() || self.mailbox.is_gated() {
+            self.abandoned();
+        }
+    }
+}
+
+impl Dispatch {
+    /// hyper drops the service future when the client goes away before a
+    /// head was sent. Node lets the handler run on and on-finished fires,
+    /// so finish the chain in a task and run its hooks (the logger writes
+    /// its line with status `-` when nothing was sent).
+    #[cold]
+    #[inline(never)]
+    fn abandoned(&mut self) {
         if let Some(rest) = self.chain.take() {
             spawn_rest(rest);
         }
@@ -292,24 +304,41 @@ pub struct ResponseBody {
 }
 
 impl ResponseBody {
+    #[inline]
     fn finish(&mut self) {
+        if self.finisher.is_some() {
+            self.run_finish_hooks();
+        }
+    }
+
+    #[inline(never)]
+    fn run_finish_hooks(&mut self) {
         // In place: moving the pair out of its box would copy ~800 bytes.
         if let Some(mut pair) = self.finisher.take() {
             let (req, res) = pair.parts();
             res.run_finish_hooks(req);
         }
     }
-}
 
-impl Drop for ResponseBody {
-    fn drop(&mut self) {
-        // Also reached when the client goes away mid-body: on-finished fires
-        // then too, and a handler still streaming runs on to its end.
+    /// The body of a streamed response is gone: also reached when the
+    /// client goes away mid-body, when on-finished fires too and a handler
+    /// still streaming runs on to its end.
+    #[inline(never)]
+    fn stream_dropped(&mut self) {
         if let Kind::Stream { chain, mailbox } = &mut self.kind {
             mailbox.body_dropped();
             if let Some(rest) = chain.take() {
                 spawn_rest(rest);
             }
+        }
+    }
+}
+
+impl Drop for ResponseBody {
+    #[inline]
+    fn drop(&mut self) {
+        if matches!(self.kind, Kind::Stream { .. }) {
+            self.stream_dropped();
         }
         self.finish();
     }
