@@ -23,7 +23,7 @@
 //! # Matching engines
 //!
 //! Each pattern picks the cheapest engine that gives JavaScript's result
-//! ([`Pattern::engine`] tells which one):
+//! (the unit tests pin which one each kind of pattern gets):
 //!
 //! 1. **fast paths**: `"/"` with `end: false` (matches everything, no params,
 //!    length 0) and `"*"` (matches everything, param `0` = whole path), as in
@@ -215,13 +215,7 @@ impl Key {
 
     /// Whether both keys name the same JavaScript property (`Name("0")` and
     /// `Index(0)` do; `Name("00")` and `Index(0)` don't).
-    ///
-    /// ```
-    /// use webfw_pattern::Key;
-    /// assert!(Key::Name("0".into()).same_property(&Key::Index(0)));
-    /// assert!(!Key::Name("00".into()).same_property(&Key::Index(0)));
-    /// ```
-    pub fn same_property(&self, other: &Key) -> bool {
+    pub(crate) fn same_property(&self, other: &Key) -> bool {
         match (self, other) {
             (Key::Name(a), Key::Name(b)) => a == b,
             (Key::Index(a), Key::Index(b)) => a == b,
@@ -717,7 +711,7 @@ impl Pattern {
             }),
             Engine::Segments(_) => {
                 let mut params = Vec::with_capacity(self.keys.len());
-                let len = self.matches_each(path, |k, v| self.push_param(&mut params, k, v))?;
+                let len = self.matches_each_from(path, false, |k, v| self.push_param(&mut params, k, v))?;
                 Some(Match { len, params })
             }
             Engine::Regex(c) => {
@@ -749,23 +743,7 @@ impl Pattern {
     /// the match length is returned. Unlike `matches` it does not fold keys
     /// that name the same property: a caller storing by property name
     /// (replacing a value in place) ends up with what `matches` reports.
-    ///
-    /// ```
-    /// use webfw_pattern::{Options, Pattern};
-    /// let p = Pattern::new("/users/:id/:tab?", Options::route()).unwrap();
-    /// let mut seen = Vec::new();
-    /// assert_eq!(p.matches_each("/users/7", |k, v| seen.push((k, v))), Some(8));
-    /// assert_eq!(seen, vec![(0, "7")]);
-    /// ```
-    pub fn matches_each<'p>(
-        &self,
-        path: &'p str,
-        each: impl FnMut(usize, &'p str),
-    ) -> Option<usize> {
-        self.matches_each_from(path, false, each)
-    }
-
-    /// [`Pattern::matches_each`], told whether `path` is known to start
+    /// `prefixed` tells whether `path` is known to start
     /// with [`Pattern::literal_prefix`] (compared as its documentation
     /// says): a prefilter that compared the prefix spares the pattern
     /// comparing its leading text again. With `prefixed` true and a path
@@ -823,17 +801,9 @@ impl Pattern {
         }
     }
 
-    /// Which matcher runs this pattern (for tests and debugging):
-    /// `"slash"`, `"star"`, `"literal"`, `"segments"`, `"regex"` or `"fancy-regex"`.
-    ///
-    /// ```
-    /// use webfw_pattern::{Options, Pattern};
-    /// assert_eq!(Pattern::new("/plaintext", Options::route()).unwrap().engine(), "literal");
-    /// assert_eq!(Pattern::new("/r/route9/:id", Options::route()).unwrap().engine(), "segments");
-    /// assert_eq!(Pattern::new("/:from-:to", Options::route()).unwrap().engine(), "regex");
-    /// assert_eq!(Pattern::new("/a(?!b)", Options::route()).unwrap().engine(), "fancy-regex");
-    /// ```
-    pub fn engine(&self) -> &'static str {
+    /// Which matcher runs this pattern (the unit tests check the choice).
+    #[cfg(test)]
+    fn engine(&self) -> &'static str {
         match self.engine {
             Engine::Slash => "slash",
             Engine::Star => "star",
@@ -1071,4 +1041,34 @@ pub fn decode_param(raw: &str) -> Result<Cow<'_, str>, DecodeError> {
         out.extend_from_slice(&seq[..n]);
     }
     String::from_utf8(out).map(Cow::Owned).map_err(|_| fail())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_pattern_gets_the_cheapest_engine_that_matches_it() {
+        let route = |p: &str| Pattern::new(p, Options::route()).unwrap();
+        let mw = |p: &str| Pattern::new(p, Options::middleware()).unwrap();
+        assert_eq!(route("/plaintext").engine(), "literal");
+        assert_eq!(mw("/mw").engine(), "literal");
+        assert_eq!(mw("/").engine(), "slash");
+        assert_eq!(route("*").engine(), "star");
+        assert_eq!(route("/r/route99/:id").engine(), "segments");
+        assert_eq!(route("/routing/opt/:a/:b?").engine(), "segments");
+        assert_eq!(route("/routing/range/:from-:to").engine(), "regex");
+        assert_eq!(route(r"/routing/num/:id(\d+)").engine(), "regex");
+        assert_eq!(mw("/user/:id/x").engine(), "segments");
+        assert_eq!(route("/x(?!y)").engine(), "fancy-regex");
+    }
+
+    #[test]
+    fn keys_that_name_the_same_property() {
+        assert!(Key::Name("0".into()).same_property(&Key::Index(0)));
+        assert!(Key::Name("7".into()).same_property(&Key::Index(7)));
+        assert!(!Key::Name("00".into()).same_property(&Key::Index(0)));
+        assert!(!Key::Name("07".into()).same_property(&Key::Index(7)));
+        assert!(!Key::Name("id".into()).same_property(&Key::Index(0)));
+    }
 }

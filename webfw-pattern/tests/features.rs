@@ -728,17 +728,7 @@ fn never_panics_on_odd_input() {
 }
 
 #[test]
-fn patterns_are_send_sync_and_engines_are_chosen() {
+fn patterns_are_send_sync_and_clone() {
     fn assert_send_sync<T: Send + Sync + Clone>() {}
     assert_send_sync::<Pattern>();
-    assert_eq!(route("/plaintext").engine(), "literal");
-    assert_eq!(mw("/mw").engine(), "literal");
-    assert_eq!(mw("/").engine(), "slash");
-    assert_eq!(route("*").engine(), "star");
-    assert_eq!(route("/r/route99/:id").engine(), "segments");
-    assert_eq!(route("/routing/opt/:a/:b?").engine(), "segments");
-    assert_eq!(route("/routing/range/:from-:to").engine(), "regex");
-    assert_eq!(route(r"/routing/num/:id(\d+)").engine(), "regex");
-    assert_eq!(mw("/user/:id/x").engine(), "segments");
-    assert_eq!(route("/x(?!y)").engine(), "fancy-regex");
 }
