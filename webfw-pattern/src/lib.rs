@@ -711,7 +711,8 @@ impl Pattern {
             }),
             Engine::Segments(_) => {
                 let mut params = Vec::with_capacity(self.keys.len());
-                let len = self.matches_each_from(path, false, |k, v| self.push_param(&mut params, k, v))?;
+                let len =
+                    self.matches_each_from(path, false, |k, v| self.push_param(&mut params, k, v))?;
                 Some(Match { len, params })
             }
             Engine::Regex(c) => {

@@ -107,21 +107,24 @@ pub(crate) fn resolve(path: &str, cfg: &Config) -> Result<Resolved, Error> {
     }
     let full = match &cfg.root {
         Some(root) => {
-            let rel = if path.is_empty() {
-                String::new()
-            } else {
-                normalize_as(path, false)
+            let rel = match plain_rel(path) {
+                Some(rel) => Cow::Borrowed(rel),
+                None if path.is_empty() => Cow::Borrowed(""),
+                None => {
+                    let rel = normalize_as(path, false);
+                    if has_up_segment(&rel) {
+                        return Err(Error::from_status(403));
+                    }
+                    dotfiles(&rel, cfg)?;
+                    Cow::Owned(rel)
+                }
             };
-            if has_up_segment(&rel) {
-                return Err(Error::from_status(403));
-            }
-            dotfiles(&rel, cfg)?;
             // `normalize(join(root, rel))`: the root is normalised already
             // and `rel` holds no `..`.
-            match rel.as_str() {
+            match &*rel {
                 "" | "." => root.clone(),
-                "./" => format!("{root}/"),
-                _ => format!("{root}/{rel}"),
+                "./" => [root.as_str(), "/"].concat(),
+                rel => [root.as_str(), "/", rel].concat(),
             }
         }
         None => {
@@ -145,6 +148,23 @@ pub(crate) fn resolve(path: &str, cfg: &Config) -> Result<Resolved, Error> {
 
 /// send's `containsDotFile` and the `dotfiles` rule, on the path's
 /// segments.
+/// The usual request path (`/css/site.css`): absolute, with no empty,
+/// dot or dot-dot segment and no backslash. Normalised relative to the root
+/// it is itself without the leading slash, holds no `..` and names no
+/// dotfile, so none of the general steps can change or refuse it.
+fn plain_rel(path: &str) -> Option<&str> {
+    let rel = path.strip_prefix('/')?;
+    let b = rel.as_bytes();
+    let plain = !b.is_empty()
+        && b[0] != b'/'
+        && b[0] != b'.'
+        && !b.contains(&b'\\')
+        && !b
+            .windows(2)
+            .any(|w| w[0] == b'/' && (w[1] == b'/' || w[1] == b'.'));
+    plain.then_some(rel)
+}
+
 fn dotfiles(path: &str, cfg: &Config) -> Result<(), Error> {
     if !path.split('/').any(|p| p.len() > 1 && p.starts_with('.')) {
         return Ok(());
@@ -178,6 +198,39 @@ pub(crate) fn has_no_extension(path: &str) -> bool {
 mod tests {
     use super::*;
     use crate::files::MaxAge;
+
+    #[test]
+    fn plain_paths_take_no_general_step() {
+        // Deny refuses any dotfile segment at all.
+        let mut cfg = Config::new(MaxAge::default(), false);
+        cfg.dotfiles = Some(Dotfiles::Deny);
+        let alphabet = ["a", "b.c", "/", ".", "..", "\\", "%", ".x"];
+        let mut paths = vec![String::from("/")];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for p in &paths {
+                for piece in alphabet {
+                    next.push(format!("{p}{piece}"));
+                }
+            }
+            paths.extend(next);
+        }
+        let mut plain = 0;
+        for path in &paths {
+            if let Some(rel) = plain_rel(path) {
+                plain += 1;
+                let general = normalize_as(path, false);
+                assert_eq!(rel, general, "{path}");
+                assert!(!has_up_segment(&general), "{path}");
+                assert!(dotfiles(&general, &cfg).is_ok(), "{path}");
+            }
+        }
+        assert!(plain > 100, "{plain}");
+        assert_eq!(plain_rel("/a/b.c/"), Some("a/b.c/"));
+        assert_eq!(plain_rel("/a/.x"), None);
+        assert_eq!(plain_rel("//a"), None);
+        assert_eq!(plain_rel("/"), None);
+    }
 
     #[test]
     fn normalize_like_node() {

@@ -7,7 +7,7 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::UNIX_EPOCH;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use http::HeaderValue;
@@ -172,8 +172,7 @@ pub(crate) fn respond(
         h.insert(CACHE_CONTROL, cfg.cache_control_value.clone());
     }
     if cfg.last_modified && (bare || !h.contains_key(LAST_MODIFIED)) {
-        let date = httpdate::fmt_http_date(mtime);
-        if let Ok(v) = HeaderValue::from_str(&date) {
+        if let Some(v) = last_modified(mtime) {
             h.insert(LAST_MODIFIED, v);
         }
     }
@@ -424,6 +423,21 @@ fn stat_etag(size: u64, ms: u64) -> HeaderValue {
     v.push(b'"');
     HeaderValue::from_maybe_shared(Bytes::from(v))
         .unwrap_or_else(|_| HeaderValue::from_static("W/\"0-0\""))
+}
+
+/// `stat.mtime.toUTCString()`, to the second.
+fn last_modified(mtime: SystemTime) -> Option<HeaderValue> {
+    let secs = match mtime.duration_since(UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_secs()).ok()?,
+        Err(before) => -i64::try_from(before.duration().as_secs_f64().ceil() as u64).ok()?,
+    };
+    match crate::http::date::imf_fixdate(secs) {
+        Some(text) => HeaderValue::from_bytes(&text).ok(),
+        None => {
+            let text = crate::http::cookie::utc_string(secs as f64 * 1000.0)?;
+            HeaderValue::from_str(&text).ok()
+        }
+    }
 }
 
 /// [`content_type`] from a file system path's extension.

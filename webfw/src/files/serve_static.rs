@@ -8,7 +8,7 @@ use http::HeaderValue;
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
 
 use super::options::{Config, Dotfiles, absolute};
-use super::send::{CHUNK, FileStream, Located, Sent, locate, respond, stream};
+use super::send::{FileStream, Located, Sent, locate, respond, stream};
 use super::{MaxAge, path};
 use crate::error::Error;
 use crate::handler::{Flow, Handler, HandlerFuture, Result};
@@ -264,17 +264,14 @@ pub struct Static {
 /// What one pass of [`Static::serve`] came to.
 enum Outcome {
     Done(Result),
-    /// A file larger than one chunk, left alone in the synchronous pass.
-    Large,
     /// The head is set; the body is to be streamed.
     Stream(FileStream),
 }
 
 impl Handler for Static {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        match self.serve(req, res, false) {
+        match self.serve(req, res) {
             Outcome::Done(r) => HandlerFuture::Ready(Some(r)),
-            Outcome::Large => HandlerFuture::Ready(Some(Err(Error::new("file left unsent")))),
             Outcome::Stream(s) => HandlerFuture::Boxed(Box::pin(async move {
                 match stream(res, s).await {
                     Ok(_) => Ok(Flow::Done),
@@ -287,9 +284,8 @@ impl Handler for Static {
 }
 
 impl Static {
-    /// serve-static's middleware up to the body. With `sync_only`, a file
-    /// that needs streaming is left untouched (`Large`).
-    fn serve(&self, req: &mut Request, res: &mut Response, sync_only: bool) -> Outcome {
+    /// serve-static's middleware up to the body.
+    fn serve(&self, req: &mut Request, res: &mut Response) -> Outcome {
         let opts = &*self.inner;
         let method = req.method();
         if method != http::Method::GET && method != http::Method::HEAD {
@@ -333,9 +329,6 @@ impl Static {
             }
             Err(e) => return early(e),
         };
-        if sync_only && meta.len() > CHUNK {
-            return Outcome::Large;
-        }
         let hook = |res: &mut Response, p: &Path, m: &Metadata| {
             if let Some(f) = &opts.set_headers {
                 f(res, p, m);

@@ -4,6 +4,7 @@ pub mod content_disposition;
 pub mod content_type;
 pub mod cookie;
 pub mod cookie_signature;
+pub(crate) mod date;
 pub mod encodeurl;
 pub mod escape_html;
 pub mod etag;

@@ -7,6 +7,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use webfw_pattern::logfmt::DateFormat;
 
+use crate::http::date::{DAYS, MONTHS, civil};
+
 /// A short string held inline (dates, addresses, numbers): no allocation.
 #[derive(Clone, Copy)]
 pub struct SmallStr {
@@ -74,26 +76,6 @@ impl std::fmt::Write for SmallStr {
         self.len = end as u8;
         Ok(())
     }
-}
-
-const MONTHS: [&str; 12] = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-];
-const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-
-/// Civil date (year, month 1-12, day 1-31) of a day count since 1970-01-01.
-fn civil(days: i64) -> (i64, usize, u32) {
-    // H. Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as usize;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 /// The three renderings of one second, cached per thread.
