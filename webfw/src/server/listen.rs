@@ -152,7 +152,7 @@ impl ListenOptions {
         self
     }
 
-    /// Run on one thread (a tokio `current_thread` runtime) in [`App::listen_with`].
+    /// Run on one thread (a tokio `current_thread` runtime) in [`App::listen_with`](crate::App::listen_with).
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).single_threaded(true);
@@ -231,7 +231,7 @@ impl ListenOptions {
 
     /// How long a graceful shutdown waits for in-flight requests (default
     /// 30 s); connections still open then are closed. `None` waits for
-    /// ever. Under [`App::listen`], a second SIGINT or SIGTERM exits at once.
+    /// ever. Under [`App::listen`](crate::App::listen), a second SIGINT or SIGTERM exits at once.
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).shutdown_timeout(Some(std::time::Duration::from_secs(10)));
