@@ -424,16 +424,17 @@ impl Conn {
             } => &self.builders.h1,
         };
         if !self.builders.pipeline_flush {
-            let _ = self
-                .watcher
-                .watch(h1.serve_connection(TokioIo::new(io), service))
-                .await;
+            let conn = h1
+                .serve_connection(TokioIo::new(io), service)
+                .with_upgrades();
+            let _ = self.watcher.watch(graceful::Upgradable(conn)).await;
             return;
         }
         // The responses of a pipelined batch leave in one write.
         let batch = Arc::new(coalesce::Batch::default());
         let io = TokioIo::new(coalesce::Coalesce::new(io, batch.clone()));
-        let conn = self.watcher.watch(h1.serve_connection(io, service));
+        let conn = h1.serve_connection(io, service).with_upgrades();
+        let conn = self.watcher.watch(graceful::Upgradable(conn));
         let _ = coalesce::flushed(conn, &batch).await;
     }
 }
