@@ -5,7 +5,7 @@
 //! the socket, and the app's routes never see the request. Here the request
 //! goes through the app like any other (middleware, sessions, routing,
 //! parameters all apply), and the handler that accepts it calls
-//! [`Response::upgrade`]: the 101 goes out, and the returned [`OnUpgrade`]
+//! [`Response::upgrade`](crate::Response::upgrade): the 101 goes out, and the returned [`OnUpgrade`]
 //! resolves to the connection's byte stream, [`Upgraded`], for the protocol's
 //! own library (`tokio-tungstenite` for WebSocket) to take over.
 //!
@@ -19,8 +19,6 @@ use std::task::{Context, Poll, ready};
 
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-
-use crate::{Error, Request, Response};
 
 /// The connection of an upgraded request, once the 101 has been written:
 /// read and write the new protocol's bytes. Dropping it closes the
@@ -67,12 +65,12 @@ impl AsyncWrite for Upgraded {
     }
 }
 
-/// The future [`Response::upgrade`] returns: the [`Upgraded`] connection once
+/// The future [`Response::upgrade`](crate::Response::upgrade) returns: the [`Upgraded`] connection once
 /// the 101 is written. It resolves to an error if the connection closes
 /// first. Await it in a task of its own (`tokio::spawn`): the 101 is written
 /// only after the handler returns.
 #[must_use = "the upgraded connection is only reachable through this future"]
-pub struct OnUpgrade(hyper::upgrade::OnUpgrade);
+pub struct OnUpgrade(pub(crate) hyper::upgrade::OnUpgrade);
 
 impl std::fmt::Debug for OnUpgrade {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -90,79 +88,5 @@ impl Future for OnUpgrade {
                 .map(|io| Upgraded(TokioIo::new(io)))
                 .map_err(io::Error::other),
         )
-    }
-}
-
-impl Request {
-    /// Whether the client asks to switch this connection to `protocol`
-    /// (`Upgrade: websocket`, case-insensitive) and the connection can:
-    /// HTTP/1.1, not yet upgraded. HTTP/2 requests never can.
-    ///
-    /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// assert!(!req.wants_upgrade("websocket"));
-    /// ```
-    pub fn wants_upgrade(&self, protocol: &str) -> bool {
-        self.extensions()
-            .get::<hyper::upgrade::OnUpgrade>()
-            .is_some()
-            && self
-                .headers()
-                .get_all(http::header::UPGRADE)
-                .iter()
-                .any(|v| {
-                    v.to_str().is_ok_and(|list| {
-                        list.split(',')
-                            .any(|p| p.trim().eq_ignore_ascii_case(protocol))
-                    })
-                })
-    }
-}
-
-impl Response {
-    /// Accepts the client's request to switch protocols: sends `101
-    /// Switching Protocols` with `Connection: Upgrade`, `Upgrade: protocol`
-    /// and the headers set so far (such as `Sec-WebSocket-Accept`), and
-    /// returns the future of the [`Upgraded`] connection.
-    ///
-    /// A request that did not ask for `protocol` (see
-    /// [`Request::wants_upgrade`]) gets an error with status 426 Upgrade
-    /// Required and an `Upgrade: protocol` header: returned with `?`, the
-    /// client is told what to ask for.
-    ///
-    /// ```no_run
-    /// use webfw::prelude::*;
-    /// use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    ///
-    /// let mut app = webfw::app();
-    /// // A line-echo protocol of our own on top of HTTP/1.1.
-    /// app.get("/echo", |req: &mut Request, res: &mut Response| {
-    ///     let upgrade = res.upgrade(req, "echo")?;
-    ///     tokio::spawn(async move {
-    ///         let Ok(mut io) = upgrade.await else { return };
-    ///         let mut buf = [0u8; 1024];
-    ///         while let Ok(n @ 1..) = io.read(&mut buf).await {
-    ///             if io.write_all(&buf[..n]).await.is_err() { break }
-    ///         }
-    ///     });
-    ///     Ok(Flow::Done)
-    /// });
-    /// ```
-    pub fn upgrade(&mut self, req: &mut Request, protocol: &str) -> crate::Result<OnUpgrade> {
-        let on_upgrade = if req.wants_upgrade(protocol) {
-            req.extensions_mut().remove::<hyper::upgrade::OnUpgrade>()
-        } else {
-            None
-        };
-        let Some(on_upgrade) = on_upgrade else {
-            return Err(Error::from_status(426)
-                .with_header("Upgrade", protocol)
-                .with_header("Connection", "Upgrade"));
-        };
-        self.status(101)
-            .set("Connection", "Upgrade")
-            .set("Upgrade", protocol);
-        self.end()?;
-        Ok(OnUpgrade(on_upgrade))
     }
 }
