@@ -308,8 +308,17 @@ impl From<u16> for ListenOptions {
 }
 
 impl ListenOptions {
-    /// The runtime [`App::listen_with`](crate::App::listen_with) serves on.
-    pub(super) fn runtime(&self) -> io::Result<tokio::runtime::Runtime> {
+    /// The tokio runtime [`App::listen_with`](crate::App::listen_with) serves
+    /// on: [`single_threaded`](Self::single_threaded), else
+    /// [`workers`](Self::workers) threads. For programs that must run async
+    /// code before they serve (see [`Server::wait_with_signals`](crate::Server::wait_with_signals)).
+    ///
+    /// ```
+    /// let rt = webfw::ListenOptions::port(0).workers(2).runtime()?;
+    /// assert_eq!(rt.metrics().num_workers(), 2);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn runtime(&self) -> io::Result<tokio::runtime::Runtime> {
         if self.single_threaded {
             return tokio::runtime::Builder::new_current_thread()
                 .enable_all()

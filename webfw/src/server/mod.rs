@@ -109,6 +109,27 @@ impl Server {
         let _ = self.done.await;
     }
 
+    /// Waits until the server stops, starting its graceful shutdown on the
+    /// first SIGINT (Ctrl-C) or SIGTERM, as [`App::listen`] does; a second
+    /// one exits the process at once. For programs that set up in async
+    /// code before serving (connecting to Redis, say), on a runtime from
+    /// [`ListenOptions::runtime`].
+    ///
+    /// ```no_run
+    /// let opts = webfw::ListenOptions::port(3000).workers(2);
+    /// opts.runtime()?.block_on(async {
+    ///     let app = webfw::app(); // built with async setup here
+    ///     let server = app.bind(opts).await?;
+    ///     server.wait_with_signals().await
+    /// })?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub async fn wait_with_signals(self) -> io::Result<()> {
+        let _signals = signals::shutdown_on_signal(self.shutdown_handle())?;
+        self.wait().await;
+        Ok(())
+    }
+
     /// A handle that can trigger the graceful shutdown from another task.
     ///
     /// ```
@@ -185,9 +206,7 @@ impl App {
             } else {
                 on_ready(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
             }
-            let _signals = signals::shutdown_on_signal(server.shutdown_handle())?;
-            server.wait().await;
-            Ok(())
+            server.wait_with_signals().await
         })
     }
 
