@@ -135,10 +135,9 @@ async fn another_protocol_than_the_one_asked_for_gets_426() {
     assert_eq!(res.header("upgrade"), Some("websocket"));
 }
 
-/// A protocol of the app's own, on the raw upgraded bytes; and a graceful
-/// shutdown does not wait for upgraded connections.
-#[tokio::test]
-async fn upgraded_bytes_flow_both_ways_and_shutdown_does_not_wait_for_them() {
+/// An app with a protocol of its own on the raw upgraded bytes: what the
+/// client sends comes back in capitals.
+fn shout_app() -> App {
     let mut app = webfw::app();
     app.get("/shout", |req: &mut Request, res: &mut Response| {
         let upgrade = res.upgrade(req, "shout")?;
@@ -154,9 +153,13 @@ async fn upgraded_bytes_flow_both_ways_and_shutdown_does_not_wait_for_them() {
         });
         Ok(Flow::Done)
     });
-    let srv = TestServer::start(app).await;
+    app
+}
+
+/// Upgraded bytes flow both ways, the first of them riding along with the
+/// head; and a graceful shutdown does not wait for upgraded connections.
+async fn shout_over(srv: TestServer) {
     let mut conn = TcpStream::connect(srv.addr).await.unwrap();
-    // The first protocol bytes ride along with the head.
     let mut bytes = common::keep_alive_request(
         "GET",
         "/shout",
@@ -191,6 +194,19 @@ async fn upgraded_bytes_flow_both_ways_and_shutdown_does_not_wait_for_them() {
         .await
         .unwrap();
     assert_eq!(&buf, b"STILL");
+}
+
+#[tokio::test]
+async fn upgraded_bytes_flow_both_ways_and_shutdown_does_not_wait_for_them() {
+    shout_over(TestServer::start(shout_app()).await).await;
+}
+
+/// With `pipeline_flush` the 101 may be held back as part of a batch (the
+/// head and the first upgraded bytes came in one read): it still leaves.
+#[tokio::test]
+async fn upgrades_work_with_pipeline_flush() {
+    let opts = webfw::ListenOptions::port(0).pipeline_flush(true);
+    shout_over(TestServer::start_with(shout_app(), opts).await).await;
 }
 
 /// WebSocket over TLS (`wss:`): the upgrade works the same on an HTTPS
