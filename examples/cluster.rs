@@ -4,24 +4,25 @@
 //!
 //! ```sh
 //! redis-server --port 6379 &
-//! REDIS_URL=redis://127.0.0.1:6379/ cargo run --example cluster -- 4
+//! REDIS_URL=redis://127.0.0.1:6379/ cargo run --example cluster -- 4   # PORT=… for another port
 //! curl -c jar -b jar localhost:3000/login/tobi
 //! curl -c jar -b jar localhost:3000/      # several times: the pid changes, the login stays
 //! ```
 //!
 //! The first process starts N workers (itself again, with `CLUSTER_WORKER`
-//! set) and restarts one that crashes, up to [`RESTARTS`] times. Each worker binds the port with
-//! `reuse_port(true)` on a one-thread runtime, and the kernel spreads new
-//! connections over them. Ctrl-C reaches every process of the terminal's
-//! group: each worker shuts down gracefully. Without `REDIS_URL` each worker
-//! keeps its own sessions in memory, and a login holds only on the worker
-//! that saw it.
+//! set) and restarts one that crashes, up to `RESTARTS` times. Each worker
+//! binds the port with `reuse_port(true)` on a one-thread runtime, and the
+//! kernel spreads new connections over them. Ctrl-C reaches every process
+//! of the terminal's group: each worker shuts down gracefully. Without
+//! `REDIS_URL` each worker keeps its own sessions in memory, and a login
+//! holds only on the worker that saw it.
 use std::process::{Command, ExitStatus};
 
 use webfw::ListenOptions;
 use webfw::prelude::*;
 use webfw::session::{RedisStore, SessionOptions};
 
+/// The port, unless `PORT` says another.
 const PORT: u16 = 3000;
 /// How often a crashing worker is started again before the primary gives
 /// up on it (one that cannot start at all, say Redis is not there, would
@@ -51,7 +52,13 @@ async fn login(req: &mut Request, res: &mut Response) -> Result {
 
 /// One worker: the app, served on the shared port until SIGINT or SIGTERM.
 fn worker() -> std::io::Result<()> {
-    let opts = ListenOptions::port(PORT)
+    let port = match std::env::var("PORT") {
+        Ok(port) => port
+            .parse()
+            .map_err(|_| std::io::Error::other(format!("PORT={port:?} is not a port number")))?,
+        Err(_) => PORT,
+    };
+    let opts = ListenOptions::port(port)
         .host("127.0.0.1")
         .reuse_port(true)
         .single_threaded(true);
@@ -70,7 +77,7 @@ fn worker() -> std::io::Result<()> {
         app.use_(webfw::session(sessions));
         app.mount(routes![home, login]);
         let server = app.bind(opts).await?;
-        println!("worker {} on http://127.0.0.1:{PORT}", std::process::id());
+        println!("worker {} on http://127.0.0.1:{port}", std::process::id());
         server.wait_with_signals().await
     })
 }
