@@ -18,6 +18,7 @@ mod routes;
 mod server;
 pub mod session;
 mod typed;
+pub mod upgrade;
 pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};

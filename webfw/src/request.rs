@@ -24,6 +24,7 @@ mod cookies;
 mod param;
 mod params;
 mod session;
+mod upgrade;
 mod url;
 
 pub use params::Params;

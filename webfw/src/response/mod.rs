@@ -18,6 +18,7 @@ mod render;
 mod send;
 mod send_file;
 mod serde_body;
+mod upgrade;
 
 use std::sync::Arc;
 use std::time::Instant;

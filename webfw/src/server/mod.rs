@@ -6,6 +6,7 @@ mod bare;
 mod coalesce;
 pub(crate) mod dispatch;
 mod graceful;
+mod listen;
 mod methods;
 mod pair;
 mod sanitize;
@@ -17,7 +18,6 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::{TcpListener, TcpSocket};
+use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::app::{App, AppRef};
@@ -36,8 +36,9 @@ use bare::Bare;
 use dispatch::{Chain, Dispatch};
 use pair::Pair;
 use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
-use watchdog::{Activity, Deadlines, InFlight, Watchdog};
+use watchdog::{Activity, InFlight, Watchdog};
 
+pub use listen::ListenOptions;
 #[doc(hidden)]
 pub use sanitize::fuzz_rewrite;
 pub use tls::TlsConfig;
@@ -53,225 +54,6 @@ pub const MAX_HEAD_SIZE: usize = 16 * 1024;
 /// heads between the two reach webfw, which answers 431 exactly as Node does
 /// (no body, no Content-Length); only larger heads get hyper's own 431.
 const HYPER_MAX_BUF: usize = 64 * 1024;
-
-/// Where and how to listen (`app.listen(port, host, backlog)` and more).
-///
-/// ```
-/// let opts = webfw::ListenOptions::port(0).host("127.0.0.1").single_threaded(true);
-/// ```
-#[derive(Clone, Debug)]
-pub struct ListenOptions {
-    host: IpAddr,
-    port: u16,
-    backlog: u32,
-    unix: Option<PathBuf>,
-    tls: Option<TlsConfig>,
-    single_threaded: bool,
-    header_read_timeout: Duration,
-    keep_alive_timeout: Duration,
-    request_timeout: Duration,
-    shutdown_timeout: Option<Duration>,
-    max_connections: Option<usize>,
-    pipeline_flush: bool,
-    http2_max_concurrent_streams: u32,
-    http2_max_session_memory: usize,
-}
-
-impl ListenOptions {
-    /// Listen on `port` (0 lets the OS choose) on all IPv4 interfaces.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(3000);
-    /// ```
-    pub fn port(port: u16) -> Self {
-        ListenOptions {
-            host: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
-            port,
-            backlog: 511,
-            unix: None,
-            tls: None,
-            single_threaded: false,
-            header_read_timeout: Duration::from_secs(60),
-            keep_alive_timeout: Duration::from_secs(5),
-            request_timeout: Duration::from_secs(300),
-            shutdown_timeout: Some(Duration::from_secs(30)),
-            max_connections: None,
-            pipeline_flush: false,
-            http2_max_concurrent_streams: 100,
-            http2_max_session_memory: 10 * 1024 * 1024,
-        }
-    }
-
-    /// Listen on a UNIX socket path instead of TCP.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::unix("/tmp/app.sock");
-    /// ```
-    pub fn unix(path: impl Into<PathBuf>) -> Self {
-        let mut o = ListenOptions::port(0);
-        o.unix = Some(path.into());
-        o
-    }
-
-    /// The address to bind (`"127.0.0.1"`, `"::1"`…). An unparsable host
-    /// keeps the default.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).host("127.0.0.1");
-    /// ```
-    pub fn host(mut self, host: &str) -> Self {
-        if let Ok(ip) = host.parse() {
-            self.host = ip;
-        } else if host == "localhost" {
-            self.host = IpAddr::V4(Ipv4Addr::LOCALHOST);
-        }
-        self
-    }
-
-    /// The listen backlog (default 511, as Node).
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).backlog(128);
-    /// ```
-    pub fn backlog(mut self, backlog: u32) -> Self {
-        self.backlog = backlog;
-        self
-    }
-
-    /// Serve HTTPS with this certificate (`req.secure` is then true).
-    ///
-    /// ```no_run
-    /// let tls = webfw::TlsConfig::from_pem_files("cert.pem", "key.pem").unwrap();
-    /// let opts = webfw::ListenOptions::port(443).tls(tls);
-    /// ```
-    pub fn tls(mut self, tls: TlsConfig) -> Self {
-        self.tls = Some(tls);
-        self
-    }
-
-    /// Run on one thread (a tokio `current_thread` runtime) in [`App::listen_with`].
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).single_threaded(true);
-    /// ```
-    pub fn single_threaded(mut self, yes: bool) -> Self {
-        self.single_threaded = yes;
-        self
-    }
-
-    /// How long a client may take to send a request head (default 60 s, as Node).
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).header_read_timeout(std::time::Duration::from_secs(10));
-    /// ```
-    pub fn header_read_timeout(mut self, t: Duration) -> Self {
-        self.header_read_timeout = t;
-        self
-    }
-
-    /// How long an idle keep-alive connection stays open after its last
-    /// response (Node's `server.keepAliveTimeout`, default 5 s); it is then
-    /// closed without a word. Zero keeps idle connections open.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).keep_alive_timeout(std::time::Duration::from_secs(65));
-    /// ```
-    pub fn keep_alive_timeout(mut self, t: Duration) -> Self {
-        self.keep_alive_timeout = t;
-        self
-    }
-
-    /// How long a request with a body may go unanswered (Node's
-    /// `server.requestTimeout`, default 300 s): a client that sends less body
-    /// than it announced, or drips it, gets `408 Request Timeout` and the
-    /// connection is closed. A response already under way is cut off
-    /// instead. Zero disables it.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).request_timeout(std::time::Duration::from_secs(30));
-    /// ```
-    pub fn request_timeout(mut self, t: Duration) -> Self {
-        self.request_timeout = t;
-        self
-    }
-
-    /// How long a graceful shutdown waits for in-flight requests (default
-    /// 30 s); connections still open then are closed. `None` waits for
-    /// ever. Under [`App::listen`], a second SIGINT or SIGTERM exits at once.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).shutdown_timeout(Some(std::time::Duration::from_secs(10)));
-    /// ```
-    pub fn shutdown_timeout(mut self, t: Option<Duration>) -> Self {
-        self.shutdown_timeout = t;
-        self
-    }
-
-    /// The most connections served at once (Node's `server.maxConnections`;
-    /// default: no limit). Connections beyond it are closed as soon as they
-    /// are accepted, not queued.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).max_connections(Some(10_000));
-    /// ```
-    pub fn max_connections(mut self, max: Option<usize>) -> Self {
-        self.max_connections = max;
-        self
-    }
-
-    /// Whether the responses to a batch of pipelined HTTP/1.1 requests (a
-    /// client that writes several requests before reading) leave in one
-    /// write instead of one write each (default: off). A lone request is
-    /// written at once either way and the bytes do not change; it pays off
-    /// for clients that pipeline, and costs every other request a little
-    /// (see docs/PERFORMANCE.md).
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).pipeline_flush(true);
-    /// ```
-    pub fn pipeline_flush(mut self, yes: bool) -> Self {
-        self.pipeline_flush = yes;
-        self
-    }
-
-    /// The most concurrent streams one HTTP/2 connection may open (default
-    /// 100); further streams are refused.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).http2_max_concurrent_streams(50);
-    /// ```
-    pub fn http2_max_concurrent_streams(mut self, n: u32) -> Self {
-        self.http2_max_concurrent_streams = n.max(1);
-        self
-    }
-
-    /// The response bytes one HTTP/2 connection may buffer for a client that
-    /// does not read them (Node's `maxSessionMemory`, default 10 MiB), shared
-    /// out among its [concurrent streams](Self::http2_max_concurrent_streams).
-    /// A connection that stops answering pings is closed.
-    ///
-    /// ```
-    /// let opts = webfw::ListenOptions::port(0).http2_max_session_memory(4 * 1024 * 1024);
-    /// ```
-    pub fn http2_max_session_memory(mut self, bytes: usize) -> Self {
-        self.http2_max_session_memory = bytes;
-        self
-    }
-
-    fn deadlines(&self) -> Deadlines {
-        Deadlines {
-            header: self.header_read_timeout,
-            keep_alive: self.keep_alive_timeout,
-            request: (!self.request_timeout.is_zero()).then_some(self.request_timeout),
-        }
-    }
-}
-
-impl From<u16> for ListenOptions {
-    fn from(port: u16) -> Self {
-        ListenOptions::port(port)
-    }
-}
 
 /// A running server: its address, and a graceful shutdown.
 ///
@@ -325,6 +107,27 @@ impl Server {
     /// ```
     pub async fn wait(self) {
         let _ = self.done.await;
+    }
+
+    /// Waits until the server stops, starting its graceful shutdown on the
+    /// first SIGINT (Ctrl-C) or SIGTERM, as [`App::listen`] does; a second
+    /// one exits the process at once. For programs that set up in async
+    /// code before serving (connecting to Redis, say), on a runtime from
+    /// [`ListenOptions::runtime`].
+    ///
+    /// ```no_run
+    /// let opts = webfw::ListenOptions::port(3000).workers(2);
+    /// opts.runtime()?.block_on(async {
+    ///     let app = webfw::app(); // built with async setup here
+    ///     let server = app.bind(opts).await?;
+    ///     server.wait_with_signals().await
+    /// })?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub async fn wait_with_signals(self) -> io::Result<()> {
+        let _signals = signals::shutdown_on_signal(self.shutdown_handle())?;
+        self.wait().await;
+        Ok(())
     }
 
     /// A handle that can trigger the graceful shutdown from another task.
@@ -395,15 +198,7 @@ impl App {
         opts: ListenOptions,
         on_ready: impl FnOnce(SocketAddr),
     ) -> io::Result<()> {
-        let rt = if opts.single_threaded {
-            tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?
-        } else {
-            tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()?
-        };
+        let rt = opts.runtime()?;
         rt.block_on(async move {
             let server = self.bind(opts).await?;
             if let Some(addr) = server.local_addr() {
@@ -411,9 +206,7 @@ impl App {
             } else {
                 on_ready(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
             }
-            let _signals = signals::shutdown_on_signal(server.shutdown_handle())?;
-            server.wait().await;
-            Ok(())
+            server.wait_with_signals().await
         })
     }
 
@@ -428,29 +221,18 @@ impl App {
         let opts = opts.into();
         let app = self.freeze_root();
         let (tx, rx) = watch::channel(false);
-        if let Some(path) = &opts.unix {
-            let _ = std::fs::remove_file(path);
-            let listener = tokio::net::UnixListener::bind(path)?;
-            let done = tokio::spawn(accept_loop(listener, app, opts, rx));
-            return Ok(Server {
-                addr: None,
-                shutdown: tx,
-                done,
-            });
-        }
-        let addr = SocketAddr::new(opts.host, opts.port);
-        let socket = if addr.is_ipv4() {
-            TcpSocket::new_v4()?
-        } else {
-            TcpSocket::new_v6()?
+        let (addr, done) = match opts.open()? {
+            listen::Bound::Tcp(listener) => (
+                Some(listener.local_addr()?),
+                tokio::spawn(accept_loop(listener, app, opts, rx)),
+            ),
+            #[cfg(unix)]
+            listen::Bound::Unix(listener) => {
+                (None, tokio::spawn(accept_loop(listener, app, opts, rx)))
+            }
         };
-        socket.set_reuseaddr(true)?;
-        socket.bind(addr)?;
-        let listener: TcpListener = socket.listen(opts.backlog)?;
-        let local = listener.local_addr()?;
-        let done = tokio::spawn(accept_loop(listener, app, opts, rx));
         Ok(Server {
-            addr: Some(local),
+            addr,
             shutdown: tx,
             done,
         })
@@ -661,16 +443,17 @@ impl Conn {
             } => &self.builders.h1,
         };
         if !self.builders.pipeline_flush {
-            let _ = self
-                .watcher
-                .watch(h1.serve_connection(TokioIo::new(io), service))
-                .await;
+            let conn = h1
+                .serve_connection(TokioIo::new(io), service)
+                .with_upgrades();
+            let _ = self.watcher.watch(graceful::Upgradable(conn)).await;
             return;
         }
         // The responses of a pipelined batch leave in one write.
         let batch = Arc::new(coalesce::Batch::default());
         let io = TokioIo::new(coalesce::Coalesce::new(io, batch.clone()));
-        let conn = self.watcher.watch(h1.serve_connection(io, service));
+        let conn = h1.serve_connection(io, service).with_upgrades();
+        let conn = self.watcher.watch(graceful::Upgradable(conn));
         let _ = coalesce::flushed(conn, &batch).await;
     }
 }

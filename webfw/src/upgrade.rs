@@ -1,0 +1,92 @@
+//! Switching an HTTP/1.1 connection to another protocol (WebSocket and the
+//! like): `101 Switching Protocols`, then the raw connection.
+//!
+//! Express has no API for this: Node emits `'upgrade'` on the *server*, with
+//! the socket, and the app's routes never see the request. Here the request
+//! goes through the app like any other (middleware, sessions, routing,
+//! parameters all apply), and the handler that accepts it calls
+//! [`Response::upgrade`](crate::Response::upgrade): the 101 goes out, and the returned [`OnUpgrade`]
+//! resolves to the connection's byte stream, [`Upgraded`], for the protocol's
+//! own library (`tokio-tungstenite` for WebSocket) to take over.
+//!
+//! The server hands each upgradable request hyper's upgrade handle in its
+//! extensions; nothing here knows the server.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+/// The connection of an upgraded request, once the 101 has been written:
+/// read and write the new protocol's bytes. Dropping it closes the
+/// connection.
+///
+/// Upgraded connections belong to the handler that took them: the server
+/// no longer counts them against
+/// [`max_connections`](crate::ListenOptions::max_connections) and a graceful
+/// shutdown does not wait for them, so bound how many you keep (see
+/// `examples/websocket.rs`).
+pub struct Upgraded(TokioIo<hyper::upgrade::Upgraded>);
+
+impl std::fmt::Debug for Upgraded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Upgraded")
+    }
+}
+
+impl AsyncRead for Upgraded {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().0).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Upgraded {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().0).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().0).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().0).poll_shutdown(cx)
+    }
+}
+
+/// The future [`Response::upgrade`](crate::Response::upgrade) returns: the [`Upgraded`] connection once
+/// the 101 is written. It resolves to an error if the connection closes
+/// first. Await it in a task of its own (`tokio::spawn`): the 101 is written
+/// only after the handler returns.
+#[must_use = "the upgraded connection is only reachable through this future"]
+pub struct OnUpgrade(pub(crate) hyper::upgrade::OnUpgrade);
+
+impl std::fmt::Debug for OnUpgrade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnUpgrade")
+    }
+}
+
+impl Future for OnUpgrade {
+    type Output = io::Result<Upgraded>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let upgraded = ready!(Pin::new(&mut self.get_mut().0).poll(cx));
+        Poll::Ready(
+            upgraded
+                .map(|io| Upgraded(TokioIo::new(io)))
+                .map_err(io::Error::other),
+        )
+    }
+}
