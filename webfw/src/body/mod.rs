@@ -22,6 +22,7 @@
 //! ```
 
 mod charset;
+mod charset_tables;
 mod errors;
 mod json;
 mod json_syntax;
@@ -31,6 +32,7 @@ mod raw;
 mod read;
 mod text;
 mod urlencoded;
+mod utf7;
 
 use bytes::Bytes;
 use serde::Serialize;
