@@ -361,6 +361,22 @@ async fn body_parser_errors_in_development_show_name_and_message() {
         res.text(),
         error_page("UnsupportedMediaTypeError: unsupported charset &quot;UTF-32&quot;")
     );
+    // zlib's error keeps Node's plain `Error` name.
+    let gzip = post(
+        "/json",
+        "application/json\r\nContent-Encoding: gzip",
+        "notgzip",
+    );
+    let res = srv.raw(gzip).await;
+    assert_eq!(res.status, 400);
+    assert_eq!(res.text(), error_page("Error: incorrect header check"));
+    let br = post("/json", "application/json\r\nContent-Encoding: br", "{}");
+    let res = srv.raw(br).await;
+    assert_eq!(res.status, 415);
+    assert_eq!(
+        res.text(),
+        error_page("UnsupportedMediaTypeError: unsupported content encoding &quot;br&quot;")
+    );
 }
 
 #[tokio::test]

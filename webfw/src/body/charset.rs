@@ -5,7 +5,8 @@
 //! charset cannot map become U+FFFD. Single-byte charsets use iconv-lite's
 //! own tables (`charset_tables.rs`); its double-byte ones (Shift_JIS,
 //! EUC-JP, GBK, GB18030, EUC-KR, Big5) come from `encoding_rs`, which
-//! differs from iconv-lite only on unmapped and vendor-specific bytes.
+//! differs from iconv-lite on invalid pairs (iconv-lite reads their second
+//! byte again, so writes one U+FFFD more).
 
 use base64::Engine;
 use encoding_rs::Encoding;

@@ -97,8 +97,9 @@ common_options!(JsonOptions, "webfw::body::JsonOptions::new()");
 /// `req.body` ([`Body::Value`]). A request without a body or of another
 /// type passes through with `req.body` `{}`. Errors (to the error
 /// handlers): 400 `entity.parse.failed` with `JSON.parse`'s message, 413
-/// `entity.too.large`, 415 `charset.unsupported` for a charset other than
-/// UTF-8/16, 415 `encoding.unsupported`, 403 `entity.verify.failed`, 400
+/// `entity.too.large`, 415 `charset.unsupported` for a charset not
+/// starting with `utf-` (UTF-8, UTF-16, UTF-7) or unknown to iconv-lite
+/// (`utf-32`), 415 `encoding.unsupported`, 403 `entity.verify.failed`, 400
 /// `request.aborted`.
 ///
 /// ```
