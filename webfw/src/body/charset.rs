@@ -136,7 +136,14 @@ pub fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
         Codec::Utf7Imap => super::utf7::decode(bytes, b'&', true),
         Codec::Binary => bytes.iter().map(|&b| char::from(b)).collect(),
         Codec::Base64 => base64::engine::general_purpose::STANDARD.encode(bytes),
-        Codec::Hex => bytes.iter().map(|b| format!("{b:02x}")).collect(),
+        Codec::Hex => {
+            const DIGITS: &[u8; 16] = b"0123456789abcdef";
+            bytes
+                .iter()
+                .flat_map(|&b| [DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]])
+                .map(char::from)
+                .collect()
+        }
         Codec::Single(table) => single_byte(bytes, table),
         Codec::Double(enc) => enc.decode_without_bom_handling(bytes).0.into_owned(),
     };
