@@ -484,6 +484,70 @@ async fn charsets() {
     assert_eq!((st, v["type"].clone()), (415, json!("charset.unsupported")));
 }
 
+/// Charsets beyond the usual ones, each answered as body-parser 1.20 with
+/// iconv-lite 0.4.24 answers it (checked against Express 4 on node 20).
+#[tokio::test]
+async fn odd_charsets_decode_as_iconv_lite_does() {
+    let (s, _) = server().await;
+    let text = |charset: &str| format!("text/plain; charset={charset}");
+    for (charset, body, expected) in [
+        ("utf-7", &b"+AOk-t+AOk-"[..], "été"),
+        ("UTF-7", b"a+-b", "a+b"),
+        ("utf-7-imap", b"&AOk-", "é"),
+        ("base64", b"hi", "aGk="),
+        ("hex", b"hi", "6869"),
+        ("binary", b"\xe9", "é"),
+        ("ucs2", b"h\0i\0", "hi"),
+        ("ucs-2", b"\xff\xfeh\0", "h"),
+        ("cp437", b"\x80", "Ç"),
+        ("ibm850", b"\x9b", "ø"),
+        ("macintosh", b"\x8e", "é"),
+        ("windows-1252", b"\x80\x81", "€\u{fffd}"),
+        ("latin1", b"\xef\xbb\xbf!", "ï»¿!"),
+    ] {
+        let (st, v) = call(&s, "/text", &[("Content-Type", &text(charset))], body).await;
+        assert_eq!((st, &v["body"]), (200, &json!(expected)), "{charset}");
+    }
+    for charset in ["utf-32", "iso-2022-jp", "cp720", "x-mac-roman"] {
+        let (st, v) = call(&s, "/text", &[("Content-Type", &text(charset))], b"x").await;
+        let message = format!("unsupported charset \"{}\"", charset.to_uppercase());
+        assert_eq!(
+            (st, &v["type"], &v["message"]),
+            (415, &json!("charset.unsupported"), &json!(message)),
+            "{charset}"
+        );
+    }
+    // json takes only charsets starting with `utf-`, UTF-7 among them.
+    let (st, v) = call(
+        &s,
+        "/json",
+        &[("Content-Type", "application/json; charset=utf-7")],
+        br#"{"+AOk-":"+AOk-"}"#,
+    )
+    .await;
+    assert_eq!((st, &v["body"]), (200, &json!({"é": "é"})));
+    for charset in ["base64", "ucs-2", "binary"] {
+        let ct = format!("application/json; charset={charset}");
+        let (st, v) = call(&s, "/json", &[("Content-Type", &ct)], b"{}").await;
+        let message = format!("unsupported charset \"{}\"", charset.to_uppercase());
+        assert_eq!((st, &v["message"]), (415, &json!(message)), "{charset}");
+    }
+    let (st, v) = call(
+        &s,
+        "/json",
+        &[("Content-Type", "application/json; charset=utf-32")],
+        b"{}",
+    )
+    .await;
+    assert_eq!((st, &v["type"]), (415, &json!("charset.unsupported")));
+    // raw never decodes, whatever the charset says.
+    for charset in ["utf-7", "nope"] {
+        let ct = format!("application/octet-stream; charset={charset}");
+        let (st, v) = call(&s, "/raw", &[("Content-Type", &ct)], b"+AOk-").await;
+        assert_eq!((st, &v["hex"]), (200, &json!("2b414f6b2d")), "{charset}");
+    }
+}
+
 #[tokio::test]
 async fn types_decide_which_requests_are_read() {
     let (s, _) = server().await;

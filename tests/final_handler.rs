@@ -294,3 +294,111 @@ async fn head_error_response_has_headers_only() {
     assert_eq!(res.header("content-length"), Some("148"));
     assert!(res.body.is_empty());
 }
+
+/// A body parser's error reaching the final handler, as Express renders it
+/// (`reference/app.js`-style app without an error handler).
+fn parsing(env: &str) -> App {
+    let mut app = webfw::app();
+    app.set("env", env);
+    app.post(
+        "/json",
+        (
+            webfw::json(webfw::JsonOptions::new().limit(16)),
+            |req: &mut Request, res: &mut Response| -> Result {
+                let body = req.body().clone();
+                res.json(body)
+            },
+        ),
+    );
+    app.post(
+        "/text",
+        (
+            webfw::text(webfw::TextOptions::new()),
+            |_: &mut Request, res: &mut Response| -> Result { res.send("ok") },
+        ),
+    );
+    app
+}
+
+fn post(path: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[tokio::test]
+async fn body_parser_errors_in_development_show_name_and_message() {
+    // What Express 4 prints before the stack's `at …` frames (node 20).
+    let srv = TestServer::start(parsing("development")).await;
+    let res = srv
+        .raw(post("/json", "application/json", r#"{"a":}"#))
+        .await;
+    assert_eq!(res.status, 400);
+    assert_eq!(
+        res.text(),
+        error_page(
+            "SyntaxError: Unexpected token &#39;}&#39;, &quot;{&quot;a&quot;:}&quot; is not valid JSON"
+        )
+    );
+    assert_eq!(
+        res.header("content-security-policy"),
+        Some("default-src 'none'")
+    );
+    let res = srv
+        .raw(post("/json", "application/json", r#"{"a":"0123456789"}"#))
+        .await;
+    assert_eq!(res.status, 413);
+    assert_eq!(
+        res.text(),
+        error_page("PayloadTooLargeError: request entity too large")
+    );
+    let res = srv
+        .raw(post("/text", "text/plain; charset=utf-32", "x"))
+        .await;
+    assert_eq!(res.status, 415);
+    assert_eq!(
+        res.text(),
+        error_page("UnsupportedMediaTypeError: unsupported charset &quot;UTF-32&quot;")
+    );
+    // zlib's error keeps Node's plain `Error` name.
+    let gzip = post(
+        "/json",
+        "application/json\r\nContent-Encoding: gzip",
+        "notgzip",
+    );
+    let res = srv.raw(gzip).await;
+    assert_eq!(res.status, 400);
+    assert_eq!(res.text(), error_page("Error: incorrect header check"));
+    let br = post("/json", "application/json\r\nContent-Encoding: br", "{}");
+    let res = srv.raw(br).await;
+    assert_eq!(res.status, 415);
+    assert_eq!(
+        res.text(),
+        error_page("UnsupportedMediaTypeError: unsupported content encoding &quot;br&quot;")
+    );
+}
+
+#[tokio::test]
+async fn body_parser_errors_in_production_show_the_status_text() {
+    let srv = TestServer::start(parsing("production")).await;
+    let res = srv
+        .raw(post("/json", "application/json", r#"{"a":}"#))
+        .await;
+    assert_eq!((res.status, res.text()), (400, error_page("Bad Request")));
+    assert_eq!(res.header("content-length"), Some("138"));
+    let res = srv
+        .raw(post("/json", "application/json", r#"{"a":"0123456789"}"#))
+        .await;
+    assert_eq!(
+        (res.status, res.text()),
+        (413, error_page("Payload Too Large"))
+    );
+    let res = srv
+        .raw(post("/text", "text/plain; charset=utf-32", "x"))
+        .await;
+    assert_eq!(
+        (res.status, res.text()),
+        (415, error_page("Unsupported Media Type"))
+    );
+}

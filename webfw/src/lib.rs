@@ -39,7 +39,9 @@ pub use macros::{
     routes,
 };
 pub use request::{Params, RawBody, Request};
-pub use response::{CookieOptions, CookieValue, Format, Json, NotAcceptable, Response, SendBody};
+pub use response::{
+    CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
+};
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;

@@ -1,12 +1,17 @@
-//! Decoding a body in the charset the request names, as iconv-lite 0.4
-//! does for body-parser: labels are compared in iconv-lite's canonical form
-//! (lower case, punctuation dropped), a leading byte-order mark is removed,
-//! and bytes a charset cannot map become U+FFFD. The single-byte, CJK and
-//! UTF-16 charsets come from `encoding_rs`; `latin1`/`binary` and `ascii`
-//! are done here because the WHATWG tables `encoding_rs` follows map them
-//! to windows-1252.
+//! Decoding a body in the charset the request names, as iconv-lite 0.4.24
+//! does for body-parser 1.20: labels are compared in iconv-lite's canonical
+//! form (lower case, punctuation dropped), exactly the charsets it knows are
+//! known, the Unicode ones drop a leading byte-order mark, and bytes a
+//! charset cannot map become U+FFFD. Single-byte charsets use iconv-lite's
+//! own tables (`charset_tables.rs`); its double-byte ones (Shift_JIS,
+//! EUC-JP, GBK, GB18030, EUC-KR, Big5) come from `encoding_rs`, which
+//! differs from iconv-lite on invalid pairs (iconv-lite reads their second
+//! byte again, so writes one U+FFFD more).
 
+use base64::Engine;
 use encoding_rs::Encoding;
+
+use super::charset_tables::{NAMES, TABLES};
 
 /// iconv-lite's canonical name: lower case, a trailing `:1234` dropped,
 /// only letters and digits kept (`UTF_8` → `utf8`).
@@ -33,9 +38,33 @@ enum Codec {
     /// UTF-16 of either order: a BOM decides, else which half of the first
     /// code units holds the zero bytes of ASCII text, else little-endian.
     Utf16Detect,
-    Latin1,
-    Ascii,
-    Table(&'static Encoding),
+    Utf7,
+    /// RFC 3501's variant: `&` opens base64, `,` stands for `/`.
+    Utf7Imap,
+    /// `binary`: each byte is the code point of the same number.
+    Binary,
+    /// Node's `buf.toString('base64')` and `('hex')`: the bytes written out.
+    Base64,
+    Hex,
+    /// A single-byte table of [`TABLES`].
+    Single(&'static str),
+    /// A double-byte charset.
+    Double(&'static Encoding),
+}
+
+impl Codec {
+    /// iconv-lite's `bomAware` codecs drop a leading U+FEFF; the others keep it.
+    fn drops_bom(&self) -> bool {
+        matches!(
+            self,
+            Codec::Utf8
+                | Codec::Utf16Le
+                | Codec::Utf16Be
+                | Codec::Utf16Detect
+                | Codec::Utf7
+                | Codec::Utf7Imap
+        )
+    }
 }
 
 fn codec(label: &str) -> Option<Codec> {
@@ -45,51 +74,46 @@ fn codec(label: &str) -> Option<Codec> {
         "utf16le" | "ucs2" => Codec::Utf16Le,
         "utf16be" => Codec::Utf16Be,
         "utf16" => Codec::Utf16Detect,
-        "latin1" | "binary" | "iso88591" | "l1" | "cp819" | "ibm819" | "isoir100"
-        | "csisolatin1" => Codec::Latin1,
-        "ascii" | "usascii" | "ascii8bit" | "ansix341968" | "iso646irv" => Codec::Ascii,
-        _ => Codec::Table(table(label, &c)?),
+        "utf7" | "unicode11utf7" => Codec::Utf7,
+        "utf7imap" => Codec::Utf7Imap,
+        "binary" => Codec::Binary,
+        "base64" => Codec::Base64,
+        "hex" => Codec::Hex,
+        "shiftjis" | "csshiftjis" | "mskanji" | "sjis" | "windows31j" | "ms31j" | "xsjis"
+        | "windows932" | "ms932" | "cp932" | "932" => Codec::Double(encoding_rs::SHIFT_JIS),
+        "eucjp" => Codec::Double(encoding_rs::EUC_JP),
+        "gb2312" | "gb231280" | "gb23121980" | "csgb2312" | "csiso58gb231280" | "euccn"
+        | "windows936" | "ms936" | "cp936" | "936" | "gbk" | "xgbk" | "isoir58" => {
+            Codec::Double(encoding_rs::GBK)
+        }
+        "gb18030" | "chinese" => Codec::Double(encoding_rs::GB18030),
+        "windows949" | "ms949" | "cp949" | "949" | "cseuckr" | "csksc56011987" | "euckr"
+        | "isoir149" | "korean" | "ksc56011987" | "ksc56011989" | "ksc5601" => {
+            Codec::Double(encoding_rs::EUC_KR)
+        }
+        "windows950" | "ms950" | "cp950" | "950" | "big5" | "big5hkscs" | "cnbig5" | "csbig5"
+        | "xxbig5" => Codec::Double(encoding_rs::BIG5),
+        name => {
+            let i = NAMES.binary_search_by_key(&name, |&(n, _)| n).ok()?;
+            Codec::Single(TABLES[usize::from(NAMES[i].1)])
+        }
     })
 }
 
-/// An `encoding_rs` encoding for a label iconv-lite knows: the label as
-/// given, or its canonical form re-punctuated the WHATWG way
-/// (`windows1251` → `windows-1251`, `iso88592` → `iso-8859-2`).
-fn table(label: &str, canonical: &str) -> Option<&'static Encoding> {
-    let dashed = [
-        ("windows", "windows-"),
-        ("iso8859", "iso-8859-"),
-        ("koi8", "koi8-"),
-    ]
-    .iter()
-    .find_map(|(p, with)| {
-        canonical
-            .strip_prefix(p)
-            .map(|rest| format!("{with}{rest}"))
-    });
-    let found = Encoding::for_label(label.trim().as_bytes())
-        .or_else(|| Encoding::for_label(canonical.as_bytes()))
-        .or_else(|| dashed.and_then(|d| Encoding::for_label(d.as_bytes())))?;
-    // WHATWG-only encodings iconv-lite does not have.
-    let whatwg_only = found == encoding_rs::REPLACEMENT
-        || found == encoding_rs::X_USER_DEFINED
-        || found == encoding_rs::UTF_16LE && !canonical.starts_with("utf16");
-    (!whatwg_only).then_some(found)
-}
-
-/// `iconv.encodingExists(label)` for the charsets webfw decodes.
+/// `iconv.encodingExists(label)`.
 ///
 /// ```
 /// assert!(webfw::body::charset_supported("windows-1251"));
 /// assert!(webfw::body::charset_supported("UTF_16"));
-/// assert!(!webfw::body::charset_supported("utf-9"));
+/// assert!(webfw::body::charset_supported("utf-7"));
+/// assert!(!webfw::body::charset_supported("utf-32"));
 /// ```
 pub fn charset_supported(label: &str) -> bool {
     codec(label).is_some()
 }
 
-/// `iconv.decode(bytes, label)`: the text, or `None` for a charset webfw
-/// does not know (body-parser's 415 `charset.unsupported`).
+/// `iconv.decode(bytes, label)`: the text, or `None` for a charset
+/// iconv-lite does not know (body-parser's 415 `charset.unsupported`).
 ///
 /// ```
 /// use webfw::body::decode_charset;
@@ -97,25 +121,50 @@ pub fn charset_supported(label: &str) -> bool {
 /// assert_eq!(decode_charset(b"\xef\xbb\xbfhi", "utf-8").as_deref(), Some("hi"));
 /// assert_eq!(decode_charset(b"\xff\xfeh\0i\0", "utf-16").as_deref(), Some("hi"));
 /// assert_eq!(decode_charset(b"\xc0", "windows-1251").as_deref(), Some("А"));
-/// assert_eq!(decode_charset(b"x", "utf-9"), None);
+/// assert_eq!(decode_charset(b"+AOk-t+AOk-", "utf-7").as_deref(), Some("été"));
+/// assert_eq!(decode_charset(b"hi", "hex").as_deref(), Some("6869"));
+/// assert_eq!(decode_charset(b"x", "utf-32"), None);
 /// ```
 pub fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
-    let text = match codec(label)? {
+    let codec = codec(label)?;
+    let text = match codec {
         Codec::Utf8 => String::from_utf8_lossy(bytes).into_owned(),
-        Codec::Latin1 => bytes.iter().map(|&b| char::from(b)).collect(),
-        Codec::Ascii => bytes
-            .iter()
-            .map(|&b| if b < 0x80 { char::from(b) } else { '\u{fffd}' })
-            .collect(),
         Codec::Utf16Le => utf16(bytes, encoding_rs::UTF_16LE),
         Codec::Utf16Be => utf16(bytes, encoding_rs::UTF_16BE),
         Codec::Utf16Detect => utf16(bytes, detect_utf16(bytes)),
-        Codec::Table(enc) => enc.decode_without_bom_handling(bytes).0.into_owned(),
+        Codec::Utf7 => super::utf7::decode(bytes, b'+', false),
+        Codec::Utf7Imap => super::utf7::decode(bytes, b'&', true),
+        Codec::Binary => bytes.iter().map(|&b| char::from(b)).collect(),
+        Codec::Base64 => base64::engine::general_purpose::STANDARD.encode(bytes),
+        Codec::Hex => {
+            const DIGITS: &[u8; 16] = b"0123456789abcdef";
+            bytes
+                .iter()
+                .flat_map(|&b| [DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]])
+                .map(char::from)
+                .collect()
+        }
+        Codec::Single(table) => single_byte(bytes, table),
+        Codec::Double(enc) => enc.decode_without_bom_handling(bytes).0.into_owned(),
     };
     Some(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_owned(),
-        None => text,
+        Some(rest) if codec.drops_bom() => rest.to_owned(),
+        _ => text,
     })
+}
+
+/// A table of 128 characters maps the high half (the low half is ASCII);
+/// one of 256 maps every byte.
+fn single_byte(bytes: &[u8], table: &str) -> String {
+    let chars: Vec<char> = table.chars().collect();
+    let offset = 256 - chars.len();
+    bytes
+        .iter()
+        .map(|&b| match usize::from(b).checked_sub(offset) {
+            Some(i) => chars[i],
+            None => char::from(b),
+        })
+        .collect()
 }
 
 /// iconv-lite drops an odd trailing byte of UTF-16 rather than replacing it.
@@ -159,9 +208,16 @@ mod tests {
         assert_eq!(decode_charset(b"\xfe\xff\0{\0}", "utf-16").unwrap(), "{}");
         assert_eq!(decode_charset(b"A", "utf-16le").unwrap(), "");
         assert_eq!(decode_charset(b"\x80\xe9", "latin1").unwrap(), "\u{80}é");
-        assert_eq!(decode_charset(b"\x80\xe9", "windows-1252").unwrap(), "€é");
+        assert_eq!(decode_charset(b"\x80\xe9", "binary").unwrap(), "\u{80}é");
+        assert_eq!(
+            decode_charset(b"\x80\xe9\x81", "windows-1252").unwrap(),
+            "€é\u{fffd}"
+        );
         assert_eq!(decode_charset(b"A\xff", "utf-8").unwrap(), "A\u{fffd}");
-        assert_eq!(decode_charset(b"A\xe9", "ascii").unwrap(), "A\u{fffd}");
+        assert_eq!(
+            decode_charset(b"A\xe9\x7f", "ascii").unwrap(),
+            "A\u{fffd}\u{7f}"
+        );
         assert_eq!(decode_charset(b"\xc1", "koi8-r").unwrap(), "а");
         assert_eq!(decode_charset(b"\x82\xa0", "shift_jis").unwrap(), "あ");
         assert_eq!(decode_charset(b"\xa1", "ISO_8859-2").unwrap(), "Ą");
@@ -169,6 +225,19 @@ mod tests {
         assert_eq!(decode_charset(b"\xc4\xe3", "gbk").unwrap(), "你");
         assert_eq!(decode_charset(b"\xb0\xa1", "euc-kr").unwrap(), "가");
         assert_eq!(decode_charset(b"\xc0", "windows1251").unwrap(), "А");
+        assert_eq!(decode_charset(b"\x80\xfe", "cp437").unwrap(), "Ç■");
+        assert_eq!(decode_charset(b"\x80", "ibm866").unwrap(), "А");
+        assert_eq!(decode_charset(b"\x5c\x7e", "iso646jp").unwrap(), "¥‾");
+        assert_eq!(decode_charset(b"\x8e", "macintosh").unwrap(), "é");
+        // Only the Unicode charsets drop a byte-order mark.
+        assert_eq!(decode_charset(b"\xef\xbb\xbfA", "latin1").unwrap(), "ï»¿A");
+        assert_eq!(decode_charset(b"\xef\xbb\xbfA", "cesu8").unwrap(), "A");
+        assert_eq!(
+            decode_charset(b"\xef\xbb\xbfA", "base64").unwrap(),
+            "77u/QQ=="
+        );
+        assert_eq!(decode_charset(b"\xef\xbb\xbfA", "hex").unwrap(), "efbbbf41");
+        assert_eq!(decode_charset(b"+/v8AQQ-", "utf-7").unwrap(), "A");
     }
 
     #[test]
@@ -176,8 +245,12 @@ mod tests {
         for label in [
             "utf-9",
             "utf-32",
+            "utf32le",
             "x-user-defined",
             "iso-2022-kr",
+            "iso-2022-jp",
+            "cp720",
+            "x-mac-roman",
             "",
             "koi8-x",
         ] {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::json_syntax::{parse_error_message, starts_like_object_or_array, strict_error_message};
 use super::options::{Common, common_options};
@@ -97,8 +97,9 @@ common_options!(JsonOptions, "webfw::body::JsonOptions::new()");
 /// `req.body` ([`Body::Value`]). A request without a body or of another
 /// type passes through with `req.body` `{}`. Errors (to the error
 /// handlers): 400 `entity.parse.failed` with `JSON.parse`'s message, 413
-/// `entity.too.large`, 415 `charset.unsupported` for a charset other than
-/// UTF-8/16, 415 `encoding.unsupported`, 403 `entity.verify.failed`, 400
+/// `entity.too.large`, 415 `charset.unsupported` for a charset not
+/// starting with `utf-` (UTF-8, UTF-16, UTF-7) or unknown to iconv-lite
+/// (`utf-32`), 415 `encoding.unsupported`, 403 `entity.verify.failed`, 400
 /// `request.aborted`.
 ///
 /// ```
@@ -160,46 +161,37 @@ impl JsonParser {
 }
 
 fn parse_json(bytes: &[u8], charset: &str, opts: &JsonOptions) -> std::result::Result<Body, Error> {
-    // UTF-8 is parsed from the bytes: serde_json checks the encoding inside
-    // strings as it goes, so no separate pass over the body is needed.
-    if matches!(charset, "utf-8" | "utf8") {
-        let b = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-        if b.is_empty() {
-            return Ok(Body::empty_object());
+    // UTF-8 is checked in one pass over the whole body, far cheaper than
+    // serde_json's check inside every string of `from_slice`. Other
+    // charsets, and invalid UTF-8 (U+FFFD, as iconv-lite decodes it), are
+    // decoded first.
+    let decoded;
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) if matches!(charset, "utf-8" | "utf8") => {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
         }
-        let strict_ok = !opts.strict || starts_like_object_or_array_bytes(b);
-        if strict_ok && let Ok(value) = serde_json::from_slice::<Value>(b) {
-            return Ok(finish(value, opts));
+        _ => {
+            decoded = super::decode_charset(bytes, charset)
+                .ok_or_else(|| errors::charset_unsupported(charset))?;
+            &decoded
         }
-    }
-    // Invalid UTF-8 becomes U+FFFD first, as iconv-lite decodes it.
-    let text = super::decode_charset(bytes, charset)
-        .ok_or_else(|| errors::charset_unsupported(charset))?;
+    };
     if text.is_empty() {
         return Ok(Body::empty_object());
     }
-    if opts.strict && !starts_like_object_or_array(&text) {
-        return Err(syntax_error(strict_error_message(&text)));
+    if opts.strict && !starts_like_object_or_array(text) {
+        return Err(syntax_error(strict_error_message(text)));
     }
-    match serde_json::from_str::<Value>(&text) {
+    match super::json_value::from_str(text) {
         Ok(v) => Ok(finish(v, opts)),
         Err(e) => Err(syntax_error(
-            parse_error_message(&text).unwrap_or_else(|| e.to_string()),
+            parse_error_message(text).unwrap_or_else(|| e.to_string()),
         )),
     }
 }
 
-fn starts_like_object_or_array_bytes(b: &[u8]) -> bool {
-    matches!(
-        b.iter()
-            .find(|&&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r')),
-        Some(b'{' | b'[')
-    )
-}
-
-/// The parsed value as `JSON.parse` shapes it, through the reviver.
-fn finish(mut value: Value, opts: &JsonOptions) -> Body {
-    as_javascript(&mut value);
+/// The parsed value through the reviver.
+fn finish(value: Value, opts: &JsonOptions) -> Body {
     match &opts.reviver {
         None => Body::Value(value),
         Some(f) => revive("", value, &**f).map_or(Body::Undefined, Body::Value),
@@ -208,64 +200,6 @@ fn finish(mut value: Value, opts: &JsonOptions) -> Body {
 
 fn syntax_error(message: String) -> Error {
     Error::status_message(400, message).with_name("SyntaxError")
-}
-
-/// Makes `v` what `JSON.parse` would have made: numbers are doubles
-/// (integers past 2^53 lose precision), and objects list array-index keys
-/// first, in ascending order, as V8 enumerates them. In place: most bodies
-/// need no change, and rebuilding every map would hash every key again.
-pub(crate) fn as_javascript(v: &mut Value) {
-    match v {
-        Value::Number(n) if beyond_double(n) => {
-            *v = n
-                .as_f64()
-                .and_then(serde_json::Number::from_f64)
-                .map_or(Value::Null, Value::Number);
-        }
-        Value::Array(items) => items
-            .iter_mut()
-            .filter(|v| has_inside(v))
-            .for_each(as_javascript),
-        Value::Object(map) => {
-            let mut has_index = false;
-            for (k, item) in map.iter_mut() {
-                has_index |= k.as_bytes().first().is_some_and(u8::is_ascii_digit)
-                    && crate::http::qs::array_index(k).is_some();
-                if has_inside(item) {
-                    as_javascript(item);
-                }
-            }
-            if has_index {
-                let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
-                // Stable: the other keys keep their order.
-                entries.sort_by_key(|(k, _)| match crate::http::qs::array_index(k) {
-                    Some(i) => (0, i),
-                    None => (1, 0),
-                });
-                *map = entries.into_iter().collect::<Map<String, Value>>();
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Strings, booleans and null never change: only these are visited.
-fn has_inside(v: &Value) -> bool {
-    match v {
-        Value::Number(n) => beyond_double(n),
-        Value::Array(_) | Value::Object(_) => true,
-        _ => false,
-    }
-}
-
-/// An integer a double cannot hold exactly (past 2^53).
-fn beyond_double(n: &serde_json::Number) -> bool {
-    const MAX_SAFE: u64 = 1 << 53;
-    match (n.as_u64(), n.as_i64()) {
-        (Some(u), _) => u > MAX_SAFE,
-        (None, Some(i)) => i.unsigned_abs() > MAX_SAFE,
-        _ => false,
-    }
 }
 
 /// `JSON.parse`'s internalize step: members first, then the holder.
@@ -291,18 +225,6 @@ fn revive(key: &str, value: Value, f: &ReviverFn) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn javascript_shapes() {
-        let v: Value =
-            serde_json::from_str(r#"{"b":1,"1":2,"a":3,"0":4,"01":5,"n":12345678901234567890}"#)
-                .unwrap();
-        let mut v = v;
-        as_javascript(&mut v);
-        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["0", "1", "b", "a", "01", "n"]);
-        assert!(v["n"].is_f64());
-    }
 
     #[test]
     fn empty_and_strict() {

@@ -22,15 +22,18 @@
 //! ```
 
 mod charset;
+mod charset_tables;
 mod errors;
 mod json;
 mod json_syntax;
+mod json_value;
 mod limit;
 pub(crate) mod options;
 mod raw;
 mod read;
 mod text;
 mod urlencoded;
+mod utf7;
 
 use bytes::Bytes;
 use serde::Serialize;

@@ -73,8 +73,24 @@ type VerifyFn = dyn Fn(&Request, &Response, &[u8], Option<&str>) -> Result<(), E
 
 #[derive(Clone)]
 pub(crate) enum TypeMatch {
-    Types(MediaTypes),
+    /// The types, and whether they are one lower-case `type/subtype`
+    /// without wildcards: a `Content-Type` equal to it byte for byte then
+    /// matches without being parsed (most requests send exactly the type).
+    Types(MediaTypes, bool),
     Fn(Arc<TypeFn>),
+}
+
+impl TypeMatch {
+    pub(crate) fn types(types: MediaTypes) -> TypeMatch {
+        let plain = match types.as_slice() {
+            [only] => {
+                !only.contains('*')
+                    && crate::http::type_is::normalize_content_type(only).as_ref() == Some(only)
+            }
+            _ => false,
+        };
+        TypeMatch::Types(types, plain)
+    }
 }
 
 /// `inflate`, `limit`, `type` and `verify`.
@@ -91,7 +107,7 @@ impl Common {
         Common {
             inflate: true,
             limit: Limit::default(),
-            types: TypeMatch::Types(default_type.into()),
+            types: TypeMatch::types(default_type.into()),
             verify: None,
         }
     }
@@ -108,12 +124,14 @@ impl Common {
         }
         let wanted = req.has_body()
             && match &self.types {
-                TypeMatch::Types(t) => crate::http::type_is::matches(
-                    req.headers()
-                        .get(http::header::CONTENT_TYPE)
-                        .and_then(|v| v.to_str().ok()),
-                    t.as_slice(),
-                ),
+                TypeMatch::Types(t, plain) => {
+                    let ct = req.headers().get(http::header::CONTENT_TYPE);
+                    *plain && ct.is_some_and(|ct| ct.as_bytes() == t.as_slice()[0].as_bytes())
+                        || crate::http::type_is::matches(
+                            ct.and_then(|v| v.to_str().ok()),
+                            t.as_slice(),
+                        )
+                }
                 TypeMatch::Fn(f) => f(req),
             };
         if !wanted {
@@ -180,7 +198,7 @@ impl fmt::Debug for Common {
         d.field("inflate", &self.inflate)
             .field("limit", &self.limit.bytes());
         match &self.types {
-            TypeMatch::Types(t) => d.field("type", &t.as_slice()),
+            TypeMatch::Types(t, _) => d.field("type", &t.as_slice()),
             TypeMatch::Fn(_) => d.field("type", &"<fn>"),
         };
         d.field("verify", &self.verify.is_some()).finish()
@@ -229,7 +247,7 @@ macro_rules! common_options {
             #[doc = concat!("let opts = ", $ctor, ".type_([\"application/json\", \"text/*\"]);")]
             /// ```
             pub fn type_(mut self, types: impl Into<$crate::body::MediaTypes>) -> Self {
-                self.common.types = $crate::body::options::TypeMatch::Types(types.into());
+                self.common.types = $crate::body::options::TypeMatch::types(types.into());
                 self
             }
 

@@ -102,7 +102,10 @@ async fn read_inner(
     {
         return Err(errors::charset_unsupported(cs));
     }
-    let mut out: Vec<u8> = Vec::with_capacity(declared.map_or(0, |n| n as usize));
+    // A body that comes in one frame (most do) is kept as hyper's bytes;
+    // only a second frame makes a buffer to gather them in.
+    let mut whole = Bytes::new();
+    let mut out: Vec<u8> = Vec::new();
     let mut inflater = match coding {
         Coding::Identity => None,
         Coding::Deflate => Some(Inflater::new(false)),
@@ -118,10 +121,18 @@ async fn read_inner(
             received += data.len() as u64;
             match inflater.as_mut() {
                 None => {
-                    if out.len() + data.len() > spec.limit {
+                    if whole.len() + out.len() + data.len() > spec.limit {
                         return Err(errors::too_large());
                     }
-                    out.extend_from_slice(&data);
+                    if whole.is_empty() && out.is_empty() {
+                        whole = data;
+                    } else {
+                        if out.is_empty() {
+                            out.reserve(declared.map_or(0, |n| n as usize));
+                            out.extend_from_slice(&std::mem::take(&mut whole));
+                        }
+                        out.extend_from_slice(&data);
+                    }
                 }
                 Some(inf) => inf.feed(&data, &mut out, spec.limit)?,
             }
@@ -133,7 +144,11 @@ async fn read_inner(
     if declared.is_some_and(|n| n != received) {
         return Err(errors::size_invalid());
     }
-    Ok(Bytes::from(out))
+    Ok(if out.is_empty() {
+        whole
+    } else {
+        Bytes::from(out)
+    })
 }
 
 /// Reads what the connection already holds of a body the parser gave up

@@ -36,7 +36,7 @@ use outbox::{Head, HeadBody, Mailbox, Outbox};
 
 pub use cookie::{CookieOptions, CookieValue};
 pub use format::{Format, NotAcceptable};
-pub use send::SendBody;
+pub use send::{JsonBody, SendBody};
 pub use serde_body::Json;
 
 type HeadersHook = Box<dyn FnOnce(&mut Response) + Send>;
