@@ -17,6 +17,12 @@ mod router;
 mod routes;
 mod server;
 pub mod session;
+#[cfg(feature = "tower")]
+pub mod testing;
+#[cfg(feature = "tower")]
+pub mod tower;
+#[cfg(feature = "tracing")]
+mod trace;
 mod typed;
 pub mod view;
 
@@ -25,7 +31,7 @@ pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
-pub use error::Error;
+pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
@@ -37,7 +43,7 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
-pub use request::{Params, RawBody, Request};
+pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{CookieOptions, CookieValue, Format, Json, NotAcceptable, Response, SendBody};
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
@@ -51,6 +57,8 @@ pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand.
 pub use tokio_rustls::rustls;
+#[cfg(feature = "tower")]
+pub use tower::tower;
 
 /// `express()`: a new application.
 ///
