@@ -242,7 +242,19 @@ impl TestRequest {
             Ok(response) => response,
             Err(never) => match never {},
         };
-        let (parts, body) = response.into_parts();
+        let (mut parts, body) = response.into_parts();
+        // The length hyper would send for a complete body.
+        let status = parts.status.as_u16();
+        if let Some(len) = http_body::Body::size_hint(&body).exact()
+            && !parts.headers.contains_key(http::header::CONTENT_LENGTH)
+            && status >= 200
+            && status != 204
+            && status != 304
+        {
+            parts
+                .headers
+                .insert(http::header::CONTENT_LENGTH, HeaderValue::from(len));
+        }
         // Reading the body to its end runs the app's `on_finish` hooks.
         let body = match body.collect().await {
             Ok(collected) => collected.to_bytes(),
@@ -256,7 +268,8 @@ impl TestRequest {
     }
 }
 
-/// A response read to its end.
+/// A response read to its end: status, headers (with the `Content-Length`
+/// the server would add to a complete body) and body.
 #[derive(Debug)]
 pub struct TestResponse {
     status: StatusCode,
