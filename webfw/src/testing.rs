@@ -296,7 +296,7 @@ impl TestResponse {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let client = webfw::testing::TestClient::new(webfw::app());
     /// let res = client.get("/").send().await;
-    /// assert_eq!(res.header("x-powered-by"), Some("webfw"));
+    /// assert_eq!(res.header("content-type"), Some("text/html; charset=utf-8"));
     /// # });
     /// ```
     pub fn header(&self, name: &str) -> Option<&str> {
