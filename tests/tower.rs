@@ -253,3 +253,154 @@ async fn a_webfw_app_serves_inside_an_axum_router() {
     assert_eq!(res.status, 200);
     assert_eq!(res.text(), "axum ok");
 }
+
+#[tokio::test]
+async fn the_request_a_layer_passes_on_reaches_the_handlers_with_its_body() {
+    let mut app = webfw::app();
+    app.use_(webfw::tower(tower::util::MapRequestLayer::new(
+        |mut req: http::Request<webfw::RawBody>| {
+            req.headers_mut()
+                .insert("x-tenant", HeaderValue::from_static("acme"));
+            req
+        },
+    )));
+    app.use_(webfw::json(Default::default()));
+    app.post("/echo", |req: &mut Request, res: &mut Response| {
+        let tenant = req.get("x-tenant").unwrap_or("-").to_owned();
+        let body = req.body().as_value().cloned().unwrap_or_default();
+        res.json(&serde_json::json!({ "tenant": tenant, "body": body }))
+    });
+    let server = TestServer::start(app).await;
+    let res = server
+        .raw(
+            "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 8\r\n\r\n{\"a\":1}\n",
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert_eq!(
+        res.json(),
+        serde_json::json!({ "tenant": "acme", "body": { "a": 1 } })
+    );
+}
+
+/// A layer whose service fails: before calling the rest of the stack
+/// (`early`), or after it answered.
+#[derive(Clone)]
+struct Failing {
+    early: bool,
+}
+
+impl<S> tower::Layer<S> for Failing {
+    type Service = FailingService<S>;
+    fn layer(&self, inner: S) -> FailingService<S> {
+        FailingService {
+            inner,
+            early: self.early,
+        }
+    }
+}
+
+struct FailingService<S> {
+    inner: S,
+    early: bool,
+}
+
+impl<S> tower::Service<http::Request<webfw::RawBody>> for FailingService<S>
+where
+    S: tower::Service<
+            http::Request<webfw::RawBody>,
+            Response = http::Response<webfw::tower::NextBody>,
+        >,
+    S::Future: Send + 'static,
+{
+    type Response = http::Response<webfw::tower::NextBody>;
+    type Error = webfw::BoxError;
+    type Future = std::pin::Pin<
+        Box<
+            dyn std::future::Future<Output = std::result::Result<Self::Response, webfw::BoxError>>
+                + Send,
+        >,
+    >;
+    fn poll_ready(
+        &mut self,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::result::Result<(), webfw::BoxError>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+    fn call(&mut self, req: http::Request<webfw::RawBody>) -> Self::Future {
+        if self.early {
+            return Box::pin(async { Err("refused early".into()) });
+        }
+        let inner = self.inner.call(req);
+        Box::pin(async move {
+            let _ = inner.await;
+            Err("failed after the stack".into())
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_failing_layer_answers_with_a_500_page() {
+    for early in [true, false] {
+        let mut app = webfw::app();
+        app.set("env", "test");
+        app.use_(webfw::tower(Failing { early }));
+        app.get("/", items);
+        let server = TestServer::start(app).await;
+        let res = server.get("/").await;
+        assert_eq!(res.status, 500, "early: {early}");
+        assert_eq!(res.header("content-type"), Some("text/html; charset=utf-8"));
+        assert!(
+            res.text().contains("<pre>"),
+            "early: {early}: {}",
+            res.text()
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_panicking_handler_behind_a_layer_gets_the_error_page_with_the_layers_headers() {
+    let mut app = webfw::app();
+    app.set("env", "test");
+    app.use_(webfw::tower(cors()));
+    app.get(
+        "/boom",
+        |_req: &mut Request, _res: &mut Response| -> Result { panic!("boom") },
+    );
+    let server = TestServer::start(app).await;
+    let res = server
+        .get_with("/boom", &[("Origin", "https://a.example")])
+        .await;
+    assert_eq!(res.status, 500);
+    assert_eq!(
+        res.header("access-control-allow-origin"),
+        Some("https://a.example")
+    );
+    assert!(res.text().contains("boom"), "{}", res.text());
+}
+
+#[tokio::test]
+async fn a_session_behind_a_layer_is_saved_before_the_head_leaves() {
+    let mut app = webfw::app();
+    app.use_(webfw::tower(CompressionLayer::new()));
+    app.use_(webfw::session(webfw::session::SessionOptions::new(
+        "keyboard cat",
+    )));
+    app.get("/count", |req: &mut Request, res: &mut Response| {
+        let n = req.session().get::<u64>("n").unwrap_or(0) + 1;
+        req.session().set("n", n)?;
+        res.send(n.to_string())
+    });
+    let server = TestServer::start(app).await;
+    let first = server.get("/count").await;
+    assert_eq!(first.text(), "1");
+    let cookie = first
+        .header("set-cookie")
+        .expect("the session cookie")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let second = server.get_with("/count", &[("Cookie", &cookie)]).await;
+    assert_eq!(second.text(), "2", "the first request's save landed");
+}
