@@ -284,10 +284,18 @@ async fn the_request_a_layer_passes_on_reaches_the_handlers_with_its_body() {
 }
 
 /// A layer whose service fails: before calling the rest of the stack
-/// (`early`), or after it answered.
+/// (`Early`), after it answered (`Late`), or when it calls it a second
+/// time (`Twice`, a retry).
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Early,
+    Late,
+    Twice,
+}
+
 #[derive(Clone)]
 struct Failing {
-    early: bool,
+    mode: Mode,
 }
 
 impl<S> tower::Layer<S> for Failing {
@@ -295,14 +303,14 @@ impl<S> tower::Layer<S> for Failing {
     fn layer(&self, inner: S) -> FailingService<S> {
         FailingService {
             inner,
-            early: self.early,
+            mode: self.mode,
         }
     }
 }
 
 struct FailingService<S> {
     inner: S,
-    early: bool,
+    mode: Mode,
 }
 
 impl<S> tower::Service<http::Request<webfw::RawBody>> for FailingService<S>
@@ -310,6 +318,7 @@ where
     S: tower::Service<
             http::Request<webfw::RawBody>,
             Response = http::Response<webfw::tower::NextBody>,
+            Error = webfw::BoxError,
         >,
     S::Future: Send + 'static,
 {
@@ -328,31 +337,41 @@ where
         std::task::Poll::Ready(Ok(()))
     }
     fn call(&mut self, req: http::Request<webfw::RawBody>) -> Self::Future {
-        if self.early {
-            return Box::pin(async { Err("refused early".into()) });
+        match self.mode {
+            Mode::Early => Box::pin(async { Err("refused early".into()) }),
+            Mode::Late => {
+                let inner = self.inner.call(req);
+                Box::pin(async move {
+                    let _ = inner.await;
+                    Err("failed after the stack".into())
+                })
+            }
+            Mode::Twice => {
+                let first = self.inner.call(req);
+                let second = self.inner.call(http::Request::new(webfw::RawBody::Empty));
+                Box::pin(async move {
+                    let _ = first.await?;
+                    second.await
+                })
+            }
         }
-        let inner = self.inner.call(req);
-        Box::pin(async move {
-            let _ = inner.await;
-            Err("failed after the stack".into())
-        })
     }
 }
 
 #[tokio::test]
 async fn a_failing_layer_answers_with_a_500_page() {
-    for early in [true, false] {
+    for mode in [Mode::Early, Mode::Late, Mode::Twice] {
         let mut app = webfw::app();
         app.set("env", "test");
-        app.use_(webfw::tower(Failing { early }));
+        app.use_(webfw::tower(Failing { mode }));
         app.get("/", items);
         let server = TestServer::start(app).await;
         let res = server.get("/").await;
-        assert_eq!(res.status, 500, "early: {early}");
+        assert_eq!(res.status, 500, "{mode:?}");
         assert_eq!(res.header("content-type"), Some("text/html; charset=utf-8"));
         assert!(
             res.text().contains("<pre>"),
-            "early: {early}: {}",
+            "{mode:?}: {}",
             res.text()
         );
     }

@@ -63,7 +63,8 @@ impl Link {
 /// is used as middleware ([`crate::tower()`]). Calling it continues the
 /// chain with the request the layer passes on (its headers and body; a
 /// changed method or URI is not taken over); its future yields the response
-/// the rest of the stack sends, with a [`NextBody`].
+/// the rest of the stack sends, with a [`NextBody`]. The rest of the stack
+/// runs once: a layer that calls it again (a retry) gets an error.
 ///
 /// ```
 /// fn wraps<L: tower_layer::Layer<webfw::tower::Next>>(_layer: L) {}
@@ -108,11 +109,15 @@ where
             RawBody::from_body(body)
         };
         let mut st = self.link.lock();
-        st.request = Some((parts, body));
-        st.called = true;
+        let again = st.called;
+        if !again {
+            st.request = Some((parts, body));
+            st.called = true;
+        }
         drop(st);
         NextFuture {
             link: self.link.clone(),
+            again,
         }
     }
 }
@@ -120,6 +125,9 @@ where
 /// The future of [`Next`]'s call: the response the rest of the stack sends.
 pub struct NextFuture {
     link: Arc<Link>,
+    /// A second call: it fails at once instead of waiting for a response
+    /// that will not come.
+    again: bool,
 }
 
 impl std::fmt::Debug for NextFuture {
@@ -132,6 +140,9 @@ impl Future for NextFuture {
     type Output = Result<http::Response<NextBody>, BoxError>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if self.again {
+            return Poll::Ready(Err("the rest of the webfw stack runs only once".into()));
+        }
         let mailbox = {
             let mut st = self.link.lock();
             match &st.mailbox {
@@ -155,7 +166,8 @@ impl Future for NextFuture {
             self.link.lock().mailbox = None;
             return Poll::Ready(Ok(response(head, mailbox)));
         }
-        // Ours, the link's: the response that would send into it is gone.
+        // Only the link's handle and this one are left: the response that
+        // would send into the mailbox is gone (its chain ended or panicked).
         if Arc::strong_count(&mailbox) <= 2 {
             return Poll::Ready(Err("the rest of the stack ended without a response".into()));
         }
@@ -168,6 +180,9 @@ impl Drop for NextFuture {
         // The layer gave up on the response (a timeout): whatever the rest
         // of the stack still writes is refused, and a writer waiting to
         // drain wakes.
+        if self.again {
+            return;
+        }
         if let Some(m) = self.link.lock().mailbox.take() {
             m.body_dropped();
         }
