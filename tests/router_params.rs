@@ -1,11 +1,13 @@
 //! Parameter callbacks (`app.param`, lists, `router.param`, once per
-//! request per value, local to their router) and `mergeParams`.
+//! request per value, local to their router) and `mergeParams`, through the
+//! in-process test client (the same dispatch as the server, no socket).
 
 mod common;
 
-use common::{TestServer, trace, trace_of, trace_param};
+use common::{trace, trace_of, trace_param};
 use serde_json::json;
 use webfw::prelude::*;
+use webfw::testing::TestClient;
 use webfw::{PathSpec, RouterOptions};
 
 fn send_trace(req: &mut Request, res: &mut Response) -> Result {
@@ -33,9 +35,9 @@ async fn param_callback_runs_before_the_route_with_the_decoded_value() {
             .to_owned();
         res.send(u)
     });
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/user/42").await.text(), "user-42");
-    assert_eq!(srv.get("/user/a%20b").await.text(), "user-a b");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/user/42").send().await.text(), "user-42");
+    assert_eq!(srv.get("/user/a%20b").send().await.text(), "user-a b");
 }
 
 #[tokio::test]
@@ -43,8 +45,8 @@ async fn leading_colon_in_the_param_name_is_ignored() {
     let mut app = webfw::app();
     app.param(":id", trace_param);
     app.get("/user/:id", send_trace);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/user/3").await.text(), "param 3");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/user/3").send().await.text(), "param 3");
 }
 
 #[tokio::test]
@@ -58,9 +60,9 @@ async fn callbacks_for_a_list_of_names_run_in_path_key_order() {
         },
     );
     app.get("/r/:to/:from", send_trace);
-    let srv = TestServer::start(app).await;
+    let srv = TestClient::new(app);
     assert_eq!(
-        srv.get("/r/second-key-value/x").await.text(),
+        srv.get("/r/second-key-value/x").send().await.text(),
         "second-key-value,x"
     );
 }
@@ -77,8 +79,8 @@ async fn several_callbacks_for_one_name_run_in_registration_order() {
         next()
     });
     app.get("/u/:id", send_trace);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/u/1").await.text(), "one,two");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/u/1").send().await.text(), "one,two");
 }
 
 #[tokio::test]
@@ -99,10 +101,16 @@ async fn param_callback_runs_once_per_request_per_value() {
         trace(req, &s);
         send_trace(req, res)
     });
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/user/1").await.text(), "param:id=1,h1 X1,h2 X1");
+    let srv = TestClient::new(app);
+    assert_eq!(
+        srv.get("/user/1").send().await.text(),
+        "param:id=1,h1 X1,h2 X1"
+    );
     // A new request gets a fresh cache.
-    assert_eq!(srv.get("/user/1").await.text(), "param:id=1,h1 X1,h2 X1");
+    assert_eq!(
+        srv.get("/user/1").send().await.text(),
+        "param:id=1,h1 X1,h2 X1"
+    );
 }
 
 #[tokio::test]
@@ -114,9 +122,9 @@ async fn param_callback_reruns_for_a_different_value() {
         next()
     });
     app.get("/v/:x/:id", send_trace);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/v/1/2").await.text(), "param 1,use,param 2");
-    assert_eq!(srv.get("/v/3/3").await.text(), "param 3,use");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/v/1/2").send().await.text(), "param 1,use,param 2");
+    assert_eq!(srv.get("/v/3/3").send().await.text(), "param 3,use");
 }
 
 #[tokio::test]
@@ -124,9 +132,9 @@ async fn optional_param_that_did_not_match_triggers_no_callback() {
     let mut app = webfw::app();
     app.param("id", trace_param);
     app.get("/opt/:id?", send_trace);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/opt").await.text(), "");
-    assert_eq!(srv.get("/opt/4").await.text(), "param 4");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/opt").send().await.text(), "");
+    assert_eq!(srv.get("/opt/4").send().await.text(), "param 4");
 }
 
 #[tokio::test]
@@ -144,9 +152,9 @@ async fn param_callbacks_are_local_to_their_router() {
     });
     app.use_at("/r", router);
     app.get("/app/:id", send_trace);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/r/5").await.text(), "router 5");
-    assert_eq!(srv.get("/app/5").await.text(), "app 5");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/r/5").send().await.text(), "router 5");
+    assert_eq!(srv.get("/app/5").send().await.text(), "app 5");
 }
 
 #[tokio::test]
@@ -163,8 +171,8 @@ async fn app_param_fires_for_the_app_mount_path_and_router_param_for_its_routes(
         next()
     });
     app.use_at("/u/:id", router);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/u/7/8").await.text(), "app 7,router 8");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/u/7/8").send().await.text(), "app 7,router 8");
 }
 
 #[tokio::test]
@@ -183,9 +191,9 @@ async fn next_route_from_a_param_callback_skips_every_route_with_that_value() {
         next()
     });
     app.use_(send_trace);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/s/skip").await.text(), "param skip");
-    assert_eq!(srv.get("/s/ok").await.text(), "param ok,r1,r2");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/s/skip").send().await.text(), "param skip");
+    assert_eq!(srv.get("/s/ok").send().await.text(), "param ok,r1,r2");
 }
 
 #[tokio::test]
@@ -209,9 +217,9 @@ async fn param_callback_error_goes_to_error_handlers() {
         let t = trace_of(req);
         res.status(err.status()).send(t)
     });
-    let srv = TestServer::start(app).await;
-    let res = srv.get("/u/1").await;
-    assert_eq!(res.status, 404);
+    let srv = TestClient::new(app);
+    let res = srv.get("/u/1").send().await;
+    assert_eq!(res.status(), 404);
     assert_eq!(res.text(), "param,caught 404 no user 1");
 }
 
@@ -228,11 +236,11 @@ async fn param_callback_can_answer_the_request() {
     app.get("/u/:id", |_: &mut Request, res: &mut Response| {
         res.send("found")
     });
-    let srv = TestServer::start(app).await;
-    let res = srv.get("/u/0").await;
-    assert_eq!(res.status, 404);
+    let srv = TestClient::new(app);
+    let res = srv.get("/u/0").send().await;
+    assert_eq!(res.status(), 404);
     assert_eq!(res.text(), "no such user");
-    assert_eq!(srv.get("/u/1").await.text(), "found");
+    assert_eq!(srv.get("/u/1").send().await.text(), "found");
 }
 
 async fn async_param(req: &mut Request, _: &mut Response, id: &str) -> Result {
@@ -247,8 +255,8 @@ async fn async_param_callback_is_awaited() {
     let mut app = webfw::app();
     app.param("id", async_param);
     app.get("/u/:id", send_trace);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/u/9").await.text(), "async 9");
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/u/9").send().await.text(), "async 9");
 }
 
 // ---- mergeParams ----
@@ -266,9 +274,9 @@ async fn merge_params_keeps_the_parent_params() {
     router.get("/posts/:pid", send_params);
     let mut app = webfw::app();
     app.use_at("/users/:uid", router);
-    let srv = TestServer::start(app).await;
+    let srv = TestClient::new(app);
     assert_eq!(
-        srv.get("/users/1/posts/2").await.text(),
+        srv.get("/users/1/posts/2").send().await.text(),
         r#"{"uid":"1","pid":"2"}"#
     );
 }
@@ -279,8 +287,11 @@ async fn without_merge_params_only_the_router_params_are_visible() {
     router.get("/posts/:pid", send_params);
     let mut app = webfw::app();
     app.use_at("/users/:uid", router);
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/users/1/posts/2").await.text(), r#"{"pid":"2"}"#);
+    let srv = TestClient::new(app);
+    assert_eq!(
+        srv.get("/users/1/posts/2").send().await.text(),
+        r#"{"pid":"2"}"#
+    );
 }
 
 #[tokio::test]
@@ -289,9 +300,12 @@ async fn merged_child_params_override_parent_params_of_the_same_name() {
     router.get("/b/:id", send_params);
     let mut app = webfw::app();
     app.use_at("/a/:id", router);
-    let srv = TestServer::start(app).await;
+    let srv = TestClient::new(app);
     assert_eq!(
-        srv.get("/a/parent/b/child").await.json(),
+        srv.get("/a/parent/b/child")
+            .send()
+            .await
+            .json::<serde_json::Value>(),
         json!({"id": "child"})
     );
 }
@@ -308,9 +322,9 @@ async fn merged_numeric_keys_are_shifted_after_the_parent_ones() {
     );
     let mut app = webfw::app();
     app.use_at(PathSpec::regex(r"^\/num\/(\d+)"), router);
-    let srv = TestServer::start(app).await;
+    let srv = TestClient::new(app);
     assert_eq!(
-        srv.get("/num/10/profile.json").await.text(),
+        srv.get("/num/10/profile.json").send().await.text(),
         r#"{"0":"10","1":"profile","2":"json"}"#
     );
 }
@@ -332,9 +346,9 @@ async fn parent_params_are_restored_after_a_router_passes() {
             send_trace(req, res)
         }),
     );
-    let srv = TestServer::start(app).await;
+    let srv = TestClient::new(app);
     assert_eq!(
-        srv.get("/x/1/2").await.text(),
+        srv.get("/x/1/2").send().await.text(),
         r#"inner {"b":"2"},outer {"a":"1"}"#
     );
 }
@@ -348,7 +362,8 @@ async fn params_of_one_request_never_reach_the_next() {
     app.get("/two/:a/:b", send_params);
     app.get("/one/:c", send_params);
     app.get("/none", send_params);
-    let srv = TestServer::start(app).await;
+    // One keep-alive connection: the buffers recycled per connection.
+    let srv = common::TestServer::start(app).await;
     let mut conn = common::Conn::open(srv.addr).await;
     let steps = [
         (
@@ -394,11 +409,11 @@ async fn finish_hooks_see_the_params_of_the_route_that_answered() {
     router.get("/:id", send_params);
     app.use_at("/users", router);
     app.get("/left/:x", |_: &mut Request, _: &mut Response| next());
-    let srv = TestServer::start(app).await;
-    assert_eq!(srv.get("/users/7").await.text(), r#"{"id":"7"}"#);
+    let srv = TestClient::new(app);
+    assert_eq!(srv.get("/users/7").send().await.text(), r#"{"id":"7"}"#);
     // A route that passes on: its router is left, the params restored (to
     // none at the top; `undefined` in Express).
-    assert_eq!(srv.get("/left/1").await.status, 404);
+    assert_eq!(srv.get("/left/1").send().await.status(), 404);
     common::guard("finish hooks", async {
         while seen.lock().unwrap().len() < 2 {
             tokio::task::yield_now().await;
@@ -422,9 +437,9 @@ async fn a_layer_without_params_after_one_with_params_sees_none() {
         let body = json!({ "trace": trace_of(req), "params": req.params() });
         res.json(&body)
     });
-    let srv = TestServer::start(app).await;
+    let srv = TestClient::new(app);
     assert_eq!(
-        srv.get("/users/7").await.json(),
+        srv.get("/users/7").send().await.json::<serde_json::Value>(),
         json!({ "trace": "7", "params": {} })
     );
 }

@@ -9,6 +9,15 @@ use std::fmt;
 
 use http::{HeaderName, HeaderValue};
 
+/// The error type of boxed bodies and services (tower's and hyper's
+/// convention).
+///
+/// ```
+/// let e: webfw::BoxError = "timed out".into();
+/// assert_eq!(e.to_string(), "timed out");
+/// ```
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
 /// An error passed along the chain, with an HTTP status.
 ///
 /// ```

@@ -27,7 +27,7 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
     if res.headers_sent() {
         // Too late for a page: end what was started (Node would destroy the socket).
         if let Some(e) = &err {
-            log_error(e, env);
+            log_error(req, e, env);
         }
         if !res.finished() {
             let _ = res.end();
@@ -44,7 +44,7 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
             )
         }
         Some(e) => {
-            log_error(e, env);
+            log_error(req, e, env);
             let (status, from_err) = match e.error_status() {
                 Some(s) => (s, true),
                 None => match res.status_code() {
@@ -82,11 +82,31 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
     };
 }
 
-/// finalhandler's `onerror`: the stack on standard error, except under `test`.
-fn log_error(err: &Error, env: &str) {
-    if env != "test" {
-        eprintln!("{}", err.stack());
+/// finalhandler's `onerror`: the stack on standard error, except under
+/// `test`; an event in the request's span instead when a `tracing`
+/// subscriber listens.
+fn log_error(req: &Request, err: &Error, env: &str) {
+    if env == "test" {
+        return;
     }
+    #[cfg(feature = "tracing")]
+    if crate::trace::unhandled_in(req, err) {
+        return;
+    }
+    #[cfg(not(feature = "tracing"))]
+    let _ = req;
+    eprintln!("{}", err.stack());
+}
+
+/// An error no handler can answer any more (a failed head gate, a tower
+/// layer's failure): an event when a `tracing` subscriber listens, else
+/// its stack on standard error.
+pub(crate) fn report_unhandled(err: &Error) {
+    #[cfg(feature = "tracing")]
+    if crate::trace::unhandled(err) {
+        return;
+    }
+    eprintln!("{}", err.stack());
 }
 
 /// The response for a request whose chain panicked before sending anything.

@@ -17,6 +17,12 @@ mod router;
 mod routes;
 mod server;
 pub mod session;
+#[cfg(feature = "tower")]
+pub mod testing;
+#[cfg(feature = "tower")]
+pub mod tower;
+#[cfg(feature = "tracing")]
+mod trace;
 mod typed;
 pub mod upgrade;
 pub mod view;
@@ -26,7 +32,7 @@ pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
-pub use error::Error;
+pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
@@ -38,7 +44,7 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
-pub use request::{Params, RawBody, Request};
+pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
 };
@@ -54,6 +60,8 @@ pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand.
 pub use tokio_rustls::rustls;
+#[cfg(feature = "tower")]
+pub use tower::tower;
 
 /// `express()`: a new application.
 ///

@@ -4,6 +4,7 @@
 //! router (which strips the mount path from `req.url`) costs no allocation in
 //! the common case.
 
+mod body;
 mod range;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -27,6 +28,7 @@ mod session;
 mod upgrade;
 mod url;
 
+pub use body::BoxBody;
 pub use params::Params;
 pub(crate) use url::Mounted;
 use url::Url;
@@ -43,6 +45,10 @@ use url::Url;
 pub enum RawBody {
     /// The body is still on the connection.
     Incoming(hyper::body::Incoming),
+    /// A body from elsewhere: the request came through
+    /// [`App::into_service`](crate::App::into_service) (or the test client),
+    /// or a tower layer replaced it.
+    Boxed(BoxBody),
     /// No body, or it was already taken.
     Empty,
 }
@@ -430,6 +436,12 @@ impl Request {
     /// ```
     pub fn take_body(&mut self) -> RawBody {
         std::mem::replace(&mut self.body, RawBody::Empty)
+    }
+
+    /// Gives the request a body again (a tower layer's view of it).
+    #[cfg(feature = "tower")]
+    pub(crate) fn put_raw_body(&mut self, body: RawBody) {
+        self.body = body;
     }
 
     /// `req.app`: the application whose handler is running (a sub-app inside it).

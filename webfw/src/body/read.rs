@@ -11,7 +11,7 @@ use flate2::{Decompress, FlushDecompress, Status};
 use http_body::Body as _;
 
 use super::errors;
-use crate::error::Error;
+use crate::error::{BoxError, Error};
 use crate::request::{RawBody, Request};
 
 /// Bytes read from the connection and thrown away after an error, so that
@@ -54,15 +54,10 @@ pub(crate) async fn read_body(req: &mut Request, spec: ReadSpec<'_>) -> Result<B
             .and_then(|v| v.trim().parse::<u64>().ok()),
         _ => None,
     };
-    let mut body = match req.take_body() {
-        RawBody::Incoming(b) => Some(b),
-        RawBody::Empty => None,
-    };
+    let mut body = req.take_body();
     let result = read_inner(&mut body, coding, declared, &spec).await;
-    if result.is_err()
-        && let Some(b) = body.as_mut()
-    {
-        drain_ready(b);
+    if result.is_err() {
+        drain_ready(&mut body);
     }
     result
 }
@@ -89,7 +84,7 @@ fn content_coding(req: &Request, inflate: bool) -> Result<Coding, Error> {
 }
 
 async fn read_inner(
-    body: &mut Option<hyper::body::Incoming>,
+    body: &mut RawBody,
     coding: Coding,
     declared: Option<u64>,
     spec: &ReadSpec<'_>,
@@ -112,9 +107,9 @@ async fn read_inner(
         Coding::Gzip => Some(Inflater::new(true)),
     };
     let mut received: u64 = 0;
-    if let Some(b) = body.as_mut() {
-        while let Some(frame) = poll_fn(|cx| Pin::new(&mut *b).poll_frame(cx)).await {
-            let frame = frame.map_err(|e| errors::aborted().with_source(e))?;
+    {
+        while let Some(frame) = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await {
+            let frame = frame.map_err(|e| errors::aborted().with_source(Source(e)))?;
             let Ok(data) = frame.into_data() else {
                 continue;
             };
@@ -153,7 +148,7 @@ async fn read_inner(
 
 /// Reads what the connection already holds of a body the parser gave up
 /// on, without waiting, so a client that sent it all gets its response.
-fn drain_ready(body: &mut hyper::body::Incoming) {
+fn drain_ready(body: &mut RawBody) {
     let mut cx = Context::from_waker(Waker::noop());
     let mut drained = 0;
     while drained < DRAIN_BUDGET {
@@ -163,6 +158,22 @@ fn drain_ready(body: &mut hyper::body::Incoming) {
             }
             _ => return,
         }
+    }
+}
+
+/// Why the body could not be read, kept as the error's source.
+#[derive(Debug)]
+struct Source(BoxError);
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Source {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
     }
 }
 

@@ -71,8 +71,9 @@ pub(crate) enum Pushed {
     Full,
 }
 
-/// Work that must finish before the head leaves (a session's save); an
-/// error answers the request with a 500 page instead of the head.
+/// Work that must finish before the head leaves (a session's save, a tower
+/// layer's response); an error answers the request with a 500 page instead
+/// of the head.
 pub(crate) type Gate = Pin<Box<dyn Future<Output = Result<(), crate::Error>> + Send>>;
 
 /// The part of an outbox the connection reads, shared with the response.
@@ -113,6 +114,10 @@ impl Mailbox {
             st.ended = true;
         }
         st.head = Some(head);
+        // A tower layer's middleware may wait for the head (`poll_head`).
+        if let Some(w) = st.waker.take() {
+            w.wake();
+        }
     }
 
     fn push_chunk(&self, chunk: Bytes, end: bool) -> Pushed {
@@ -162,7 +167,7 @@ impl Mailbox {
     }
 
     /// Makes the head wait for `gate` (after any gate set before).
-    fn set_gate(&self, gate: Gate) {
+    pub(crate) fn set_gate(&self, gate: Gate) {
         let mut st = self.lock();
         st.gate = Some(match st.gate.take() {
             None => gate,
@@ -248,6 +253,24 @@ impl Mailbox {
             st.ended = false;
         }
         head
+    }
+
+    /// The head once it is sent; until then `waker` is woken when it is.
+    #[cfg(feature = "tower")]
+    pub(crate) fn poll_head(&self, waker: &Waker) -> Option<Head> {
+        let mut st = self.lock();
+        match st.head.take() {
+            Some(head) => {
+                if !matches!(head.body, HeadBody::Stream) {
+                    st.ended = false;
+                }
+                Some(head)
+            }
+            None => {
+                st.waker = Some(waker.clone());
+                None
+            }
+        }
     }
 
     /// Whether a head is waiting.

@@ -277,6 +277,8 @@ pub(crate) fn panic_error(payload: Box<dyn std::any::Any + Send>) -> Error {
         .map(|s| (*s).to_owned())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "handler panicked".to_owned());
+    #[cfg(feature = "tracing")]
+    crate::trace::panicked(&msg);
     Error::new(msg).with_status(500)
 }
 

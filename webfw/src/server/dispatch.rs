@@ -15,6 +15,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -24,7 +25,11 @@ use bytes::Bytes;
 use http::HeaderMap;
 use http_body::{Frame, SizeHint};
 
+use super::pair::Pair;
 use super::watchdog::InFlight;
+use crate::app::AppRef;
+use crate::request::{RawBody, Request};
+use crate::response::Response;
 use crate::response::header_pool;
 use crate::response::outbox::{Chunk, Head, HeadBody, Mailbox};
 
@@ -50,12 +55,77 @@ pub(crate) type HyperResponse = http::Response<ResponseBody>;
 /// Builds the response sent when a chain panicked before sending a head.
 pub(crate) type PanicResponder = fn() -> (u16, HeaderMap, Bytes);
 
+/// Starts one request: builds its request and response, runs its chain as
+/// far as its handlers are synchronous and returns the future that answers
+/// it. The server's service call and [`App::into_service`](crate::App::into_service)
+/// both come here, so a request takes the same path whichever way it came.
+/// `reject`: the answer when the request must not reach the app (the
+/// server's own rejections, which Node makes before Express runs).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn start(
+    app: &AppRef,
+    parts: http::request::Parts,
+    raw_target: Option<String>,
+    body: RawBody,
+    peer: SocketAddr,
+    secure: bool,
+    mailbox: Arc<Mailbox>,
+    in_flight: Option<InFlight>,
+    reject: Option<impl FnOnce(&mut Response)>,
+) -> Dispatch {
+    // The pair lives in its own (recycled) box: the chain future then
+    // holds a pointer instead of moving ~800 bytes into its state, stays
+    // small enough to hold the top router's future inline, and hands the
+    // same box to `on_finish` hooks.
+    let mut pair = Pair::empty();
+    let (req_slot, res_slot) = pair.slots();
+    let req = Request::new_in(req_slot, parts, raw_target, body, peer, secure, app.clone());
+    Response::new_in(res_slot, req, mailbox.clone());
+    let (req, res) = pair.parts();
+    #[cfg(feature = "tracing")]
+    crate::trace::begin(req, res);
+    res.outbox.hold();
+    // The chain runs here, in the service call, as far as its handlers are
+    // synchronous: no future is built or boxed for it.
+    let resume = match reject {
+        Some(reject) => {
+            reject(res);
+            None
+        }
+        None => std::panic::catch_unwind(AssertUnwindSafe(|| app.handle_root_now(req, res)))
+            // Handlers' panics are caught where they run; one in the
+            // router itself is answered as a panicked chain is.
+            .unwrap_or(None),
+    };
+    let held = res.outbox.take_held();
+    let chain = match resume {
+        None if res.has_finish_hooks() => Chain::Answered(Some(pair)),
+        None => Chain::Answered(None),
+        Some(resume) => {
+            let app = app.clone();
+            Chain::Running(Box::pin(async move {
+                let (req, res) = pair.parts();
+                app.resume_root(req, res, resume).await;
+                res.has_finish_hooks().then_some(pair)
+            }))
+        }
+    };
+    Dispatch::new(
+        chain,
+        held,
+        mailbox,
+        in_flight,
+        crate::final_handler::panic_response,
+    )
+}
+
 /// The service future: polls the chain until a head is available.
 pub(crate) struct Dispatch {
     chain: Option<ChainFuture>,
     mailbox: Arc<Mailbox>,
     /// Moves into the response body: the request is in flight until hyper
-    /// drops the body.
+    /// drops the body. None outside the server (`App::into_service`).
     in_flight: Option<InFlight>,
     on_panic: PanicResponder,
     /// Set when the chain answered during [`Dispatch::new`]: what it
@@ -72,7 +142,7 @@ impl Dispatch {
         chain: Chain,
         held: Option<Head>,
         mailbox: Arc<Mailbox>,
-        in_flight: InFlight,
+        in_flight: Option<InFlight>,
         on_panic: PanicResponder,
     ) -> Self {
         let (chain, answered) = match chain {
@@ -82,7 +152,7 @@ impl Dispatch {
         let mut d = Dispatch {
             chain,
             mailbox,
-            in_flight: Some(in_flight),
+            in_flight,
             on_panic,
             answered: None,
             held,
@@ -130,6 +200,7 @@ impl Dispatch {
             Ok(Poll::Pending) if self.held.is_some() || self.mailbox.has_head() => {
                 Poll::Ready(None)
             }
+            Ok(Poll::Pending) if self.mailbox.is_gated() => self.gate_while_running(cx),
             Ok(Poll::Pending) => Poll::Pending,
             Err(_) => {
                 self.chain = None;
@@ -167,6 +238,23 @@ impl Future for Dispatch {
 }
 
 impl Dispatch {
+    /// Polls a gate set before any head: a tower layer's response
+    /// ([`crate::tower()`]) is made while the chain runs on (a timeout
+    /// answers before the handler does). Ready once a head is there.
+    #[cold]
+    #[inline(never)]
+    fn gate_while_running(&mut self, cx: &mut Context<'_>) -> Poll<Option<Finished>> {
+        match self.mailbox.poll_gate(cx) {
+            Poll::Ready(Ok(())) if self.mailbox.has_head() => Poll::Ready(None),
+            Poll::Ready(Ok(())) | Poll::Pending => Poll::Pending,
+            Poll::Ready(Err(err)) => {
+                crate::final_handler::report_unhandled(&err);
+                self.mailbox.end();
+                Poll::Ready(None)
+            }
+        }
+    }
+
     /// The head once the gate is through; none (the 500 page) when it
     /// failed. Kept apart so the usual path pays only for reading the flag
     /// (see docs/PERFORMANCE.md).
@@ -183,7 +271,7 @@ impl Dispatch {
             Err(err) => {
                 // The head never leaves: the request gets the page a failed
                 // chain gets, and a streamed body is cut off.
-                eprintln!("{}", err.stack());
+                crate::final_handler::report_unhandled(&err);
                 self.mailbox.end();
                 Poll::Ready(None)
             }
@@ -480,7 +568,7 @@ mod tests {
             Chain::Running(chain),
             None,
             mailbox,
-            InFlight::new(&activity),
+            Some(InFlight::new(&activity)),
             crate::final_handler::panic_response,
         )
     }

@@ -17,7 +17,6 @@ mod watchdog;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -29,12 +28,11 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::app::{App, AppRef};
-use crate::request::{RawBody, Request};
+use crate::request::RawBody;
 use crate::response::Response;
 use crate::response::outbox::Mailbox;
 use bare::Bare;
-use dispatch::{Chain, Dispatch};
-use pair::Pair;
+use dispatch::Dispatch;
 use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight, Watchdog};
 
@@ -527,48 +525,17 @@ fn service(
                 None
             }
         };
-        let body = RawBody::Incoming(body);
-        // The pair lives in its own (recycled) box: the chain future then
-        // holds a pointer instead of moving ~800 bytes into its state, stays
-        // small enough to hold the top router's future inline, and hands the
-        // same box to `on_finish` hooks.
-        let mut pair = Pair::empty();
-        let (req_slot, res_slot) = pair.slots();
-        let req = Request::new_in(req_slot, parts, raw_target, body, peer, secure, app.clone());
-        Response::new_in(res_slot, req, mailbox.clone());
-        let (req, res) = pair.parts();
-        res.outbox.hold();
-        // The chain runs here, in hyper's service call, as far as its
-        // handlers are synchronous: no future is built or boxed for it.
-        let resume = match rejected {
-            Some(rejection) => {
-                reject(res, rejection, &raw_targets);
-                None
-            }
-            None => std::panic::catch_unwind(AssertUnwindSafe(|| app.handle_root_now(req, res)))
-                // Handlers' panics are caught where they run; one in the
-                // router itself is answered as a panicked chain is.
-                .unwrap_or(None),
-        };
-        let held = res.outbox.take_held();
-        let chain = match resume {
-            None if res.has_finish_hooks() => Chain::Answered(Some(pair)),
-            None => Chain::Answered(None),
-            Some(resume) => {
-                let app = app.clone();
-                Chain::Running(Box::pin(async move {
-                    let (req, res) = pair.parts();
-                    app.resume_root(req, res, resume).await;
-                    res.has_finish_hooks().then_some(pair)
-                }))
-            }
-        };
-        Dispatch::new(
-            chain,
-            held,
+        let raw_targets = &raw_targets;
+        dispatch::start(
+            &app,
+            parts,
+            raw_target,
+            RawBody::Incoming(body),
+            peer,
+            secure,
             mailbox,
-            in_flight,
-            crate::final_handler::panic_response,
+            Some(in_flight),
+            rejected.map(|rejection| move |res: &mut Response| reject(res, rejection, raw_targets)),
         )
     })
 }
