@@ -483,4 +483,12 @@ mod tests {
         assert_eq!(count((plain, later, plain), true), 3);
         assert_eq!(count(((plain, plain), later), true), 2);
     }
+
+    #[test]
+    fn closures_given_through_handler_fn_stay_plain() {
+        let closure = crate::handler_fn(|_req, _res| next());
+        assert_eq!(count((closure, plain), true), 1);
+        let later = crate::async_handler_fn(async |_req, _res| next());
+        assert_eq!(count((plain, later), true), 2);
+    }
 }
