@@ -1,2 +1,2 @@
-//! trybuild cases of the webfw macros; the suite is `tests/ui.rs`, the
+//! trybuild cases of the webfw macros and runtime registration API; the suite is `tests/ui.rs`, the
 //! cases are in `tests/ui/fail` (with pinned `.stderr`) and `tests/ui/pass`.

@@ -69,6 +69,12 @@ impl<S: AsRef<str>, const N: usize> From<[S; N]> for CookieSecrets {
 }
 
 /// The middleware [`cookie_parser`] returns.
+///
+/// ```
+/// let parser: webfw::CookieParser = webfw::cookie_parser(["new secret", "old secret"]);
+/// let mut app = webfw::app();
+/// app.use_(parser);
+/// ```
 #[derive(Clone, Debug)]
 pub struct CookieParser {
     secrets: CookieSecrets,

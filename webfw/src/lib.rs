@@ -37,7 +37,8 @@ pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
     HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
-    error_handler_value, handler, markers, next, next_route, next_router,
+    async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers, next,
+    next_route, next_router, param_fn,
 };
 pub use logger::{logger, logger_token};
 pub use macros::{

@@ -4,6 +4,17 @@
 //! An [`App`] is built mutably, then frozen into an [`AppRef`] when it starts
 //! serving: sub-apps are frozen under their parent so that settings
 //! inheritance and `app.path()` are resolved once.
+//!
+//! ```
+//! use webfw::prelude::*;
+//! let mut admin = webfw::app();
+//! admin.get("/", |req: &mut Request, res: &mut Response| res.send(req.base_url().to_owned()));
+//! let mut app = webfw::app();
+//! app.set("trust proxy", true);
+//! app.use_at("/admin", admin);
+//! let frozen = app.freeze_root();
+//! assert!(frozen.enabled("trust proxy"));
+//! ```
 
 pub(crate) mod json;
 mod settings;

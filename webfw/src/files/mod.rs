@@ -5,6 +5,12 @@
 //! way send does (decoding, `..` checks, dotfiles), `send` answers with a
 //! file (validators, conditional requests, ranges, streaming) and
 //! `serve_static` is the middleware.
+//!
+//! ```
+//! use webfw::files::StaticOptions;
+//! let mut app = webfw::app();
+//! app.use_at("/assets", webfw::static_("public", StaticOptions::new().max_age("1d")));
+//! ```
 
 mod max_age;
 pub(crate) mod options;

@@ -16,7 +16,18 @@ use crate::request::{Request, pathname};
 use crate::response::Response;
 
 /// The `setHeaders` callback: the response, the file's path and its
-/// metadata, before send sets its own headers.
+/// metadata, before send sets its own headers. Usually built by
+/// [`StaticOptions::set_headers`](crate::StaticOptions::set_headers).
+///
+/// ```
+/// use std::sync::Arc;
+/// use webfw::files::SetHeaders;
+/// let hook: SetHeaders = Arc::new(|res, path, _meta| {
+///     if path.extension().is_some_and(|e| e == "wasm") {
+///         res.set("Cache-Control", "no-store");
+///     }
+/// });
+/// ```
 pub type SetHeaders = Arc<dyn Fn(&mut Response, &Path, &Metadata) + Send + Sync>;
 
 /// Options of [`static_`] (serve-static's, plus send's `acceptRanges` and

@@ -1,5 +1,15 @@
 //! The `Content-Disposition` header as the `content-disposition` 0.5.4
 //! package writes it (`res.attachment`, `res.download`).
+//!
+//! ```
+//! use webfw::http::content_disposition::content_disposition;
+//! assert_eq!(content_disposition(None), "attachment");
+//! assert_eq!(content_disposition(Some("/tmp/report.pdf")), r#"attachment; filename="report.pdf""#);
+//! assert_eq!(
+//!     content_disposition(Some("✓ done.txt")),
+//!     r#"attachment; filename="? done.txt"; filename*=UTF-8''%E2%9C%93%20done.txt"#
+//! );
+//! ```
 
 /// `contentDisposition(filename)`: `attachment`, with the file's base name
 /// as a quoted `filename` when it is printable Latin-1, else a Latin-1

@@ -1,5 +1,10 @@
 //! `Content-Type` parsing and formatting as the `content-type` 1.0.5 package does it, plus the
 //! two charset rules Express applies on top (`res.send` strings and `res.set('Content-Type')`).
+//!
+//! ```
+//! use webfw::http::content_type::{InvalidMediaType, parse};
+//! assert_eq!(parse("text/html; charset").unwrap_err(), InvalidMediaType::ParameterFormat);
+//! ```
 
 use super::is_js_whitespace;
 use std::borrow::Cow;

@@ -2,12 +2,25 @@
 //! 0.7 package: its validation rules, its error messages and its attribute
 //! order (`Max-Age`, `Domain`, `Path`, `Expires`, `HttpOnly`, `Secure`,
 //! `Partitioned`, `Priority`, `SameSite`).
+//!
+//! ```
+//! use webfw::http::cookie::{Attributes, parse, serialize};
+//! let set = serialize("id", "42", &Attributes { path: Some("/"), ..Default::default() }).unwrap();
+//! assert_eq!(set, "id=42; Path=/");
+//! assert_eq!(parse("id=42"), [("id".to_owned(), "42".to_owned())]);
+//! ```
 
 use std::fmt;
 use std::str::FromStr;
 
 /// Why a cookie could not be serialized; the texts are the package's
 /// `TypeError` messages.
+///
+/// ```
+/// use webfw::http::cookie::{Attributes, CookieError, serialize};
+/// let err = serialize("bad name", "v", &Attributes::default()).unwrap_err();
+/// assert_eq!(err, CookieError::Name);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CookieError {
     /// The name is not an RFC 6265 token.
@@ -46,6 +59,12 @@ impl fmt::Display for CookieError {
 impl std::error::Error for CookieError {}
 
 /// The `SameSite` attribute (`sameSite: true` is `Strict`).
+///
+/// ```
+/// use webfw::http::cookie::SameSite;
+/// assert_eq!("Lax".parse::<SameSite>(), Ok(SameSite::Lax));
+/// assert!("sideways".parse::<SameSite>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SameSite {
     /// `SameSite=Strict`.
@@ -77,6 +96,12 @@ impl FromStr for SameSite {
 }
 
 /// The `Priority` attribute (a Chrome extension).
+///
+/// ```
+/// use webfw::http::cookie::{Attributes, Priority, serialize};
+/// let attrs = Attributes { priority: Some(Priority::High), ..Default::default() };
+/// assert_eq!(serialize("a", "b", &attrs).unwrap(), "a=b; Priority=High");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Priority {
     /// `Priority=Low`.
@@ -108,6 +133,12 @@ impl FromStr for Priority {
 }
 
 /// The attributes [`serialize`] writes, as the package takes them.
+///
+/// ```
+/// use webfw::http::cookie::{Attributes, serialize};
+/// let attrs = Attributes { max_age: Some(60.0), secure: true, ..Default::default() };
+/// assert_eq!(serialize("a", "b", &attrs).unwrap(), "a=b; Max-Age=60; Secure");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Attributes<'a> {
     /// `Max-Age`, in seconds (floored; must be finite).

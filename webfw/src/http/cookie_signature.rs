@@ -2,6 +2,14 @@
 //! `.`, and the base64 HMAC-SHA256 of the value under the secret without
 //! `=` padding. Node's cookie-parser verifies what this signs, and the other
 //! way round.
+//!
+//! ```
+//! use webfw::http::cookie_signature::sign;
+//! assert_eq!(
+//!     sign("hello", "conformance-secret"),
+//!     "hello.wy5O5hbgeVSMtbnyN5HEkJoPUihodQqb+zg4hcjpr28"
+//! );
+//! ```
 
 use base64::Engine;
 use hmac::{Hmac, Mac};

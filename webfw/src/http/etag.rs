@@ -1,4 +1,10 @@
 //! Entity tags exactly as the `etag` 1.8.1 package builds them (used by `res.send` and `send`).
+//!
+//! ```
+//! use webfw::http::etag::entity_tag;
+//! assert_eq!(entity_tag(b"hello", true), r#"W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#);
+//! assert_eq!(entity_tag(b"", false), r#""0-2jmj7l5rSw0yVb/vlWAYkK/YBwk""#);
+//! ```
 
 use std::fmt::Write as _;
 

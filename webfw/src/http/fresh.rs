@@ -1,4 +1,12 @@
 //! Conditional-GET freshness exactly as the `fresh` 0.5.2 package decides it (`req.fresh`).
+//!
+//! ```
+//! use webfw::http::fresh::is_fresh;
+//! let etag = Some(r#"W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#);
+//! assert!(is_fresh(Some(r#""5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#), None, None, etag, None));
+//! assert!(!is_fresh(Some(r#""other""#), None, None, etag, None));
+//! assert!(!is_fresh(Some("*"), None, Some("no-cache"), etag, None));
+//! ```
 
 use super::is_js_whitespace;
 use std::time::SystemTime;

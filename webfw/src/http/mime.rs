@@ -1,5 +1,11 @@
 //! Extension to MIME type lookup for `res.type` (the `mime` 1.x table Express
 //! uses, through `mime_guess`).
+//!
+//! ```
+//! assert_eq!(webfw::http::mime::lookup("html"), "text/html");
+//! assert_eq!(webfw::http::mime::lookup(".png"), "image/png");
+//! assert_eq!(webfw::http::mime::lookup("nope"), "application/octet-stream");
+//! ```
 
 /// The MIME type for an extension or file name (`html`, `.png`, `a/b.json`);
 /// `application/octet-stream` when unknown.

@@ -1,4 +1,10 @@
 //! Pure HTTP helpers ported from Express's dependencies: no app state, no I/O.
+//!
+//! ```
+//! use webfw::http::{escape_html::escape_html, status::status_text};
+//! assert_eq!(status_text(404), Some("Not Found"));
+//! assert_eq!(escape_html("<b>"), "&lt;b&gt;");
+//! ```
 
 pub mod content_disposition;
 pub mod content_type;

@@ -7,6 +7,13 @@
 //! header that matches it (most specific, then highest q, then the later
 //! entry), offers with q > 0 are kept, and they are sorted by q, then
 //! specificity, then the header entry's position, then the offer's.
+//!
+//! ```
+//! use webfw::http::negotiate::preferred;
+//! assert_eq!(preferred(Some("text/html"), &["text/plain", "text/html"]), vec![1]);
+//! assert_eq!(preferred(None, &["a/b", "c/d"]), vec![0, 1]);
+//! assert_eq!(preferred(Some("text/*;q=0.5, text/html"), &["text/plain", "text/html"]), vec![1, 0]);
+//! ```
 
 mod charset;
 mod language;

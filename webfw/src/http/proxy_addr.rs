@@ -5,6 +5,13 @@
 //! ipaddr.js's own, lenient grammar (so `2130706433`, `0x7f000001` and `0177.0.0.1` are all
 //! 127.0.0.1, and `fe80::1%eth0` is an IPv6 address); anything else stays in the chain as text
 //! and is trusted only by [`Trust::all`] and [`Trust::hops`].
+//!
+//! ```
+//! use webfw::http::proxy_addr::Trust;
+//! let trust = Trust::parse("loopback, 10.0.0.0/8").unwrap();
+//! assert!(trust.trusts("127.0.0.1".parse().unwrap(), 0));
+//! assert!(!trust.trusts("192.168.1.1".parse().unwrap(), 0));
+//! ```
 
 use super::is_js_whitespace;
 use std::fmt;

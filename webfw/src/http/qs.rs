@@ -16,6 +16,10 @@
 //! 2^32 − 1 (a JavaScript array cannot be longer, and qs's behaviour past that is an accident of
 //! the engine); and the bracket depth is capped at [`MAX_DEPTH`] so that deeply nested input
 //! cannot exhaust the stack.
+//!
+//! ```
+//! assert_eq!(webfw::http::qs::MAX_DEPTH, 1000);
+//! ```
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};

@@ -9,6 +9,13 @@
 //!
 //! The object enumerates its keys in V8's order (array-index keys ascending, then the rest in
 //! insertion order), so `serde_json::to_string` of the result equals `JSON.stringify` in Node.
+//!
+//! ```
+//! use webfw::http::querystring::parse;
+//! let v = parse("a[]=1&a[]=2&b=x+y&=c", 1000);
+//! assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"a[]":["1","2"],"b":"x y","":"c"}"#);
+//! assert_eq!(parse("a=%E0%A4%A", 1000), serde_json::json!({"a": "\u{FFFD}%A"}));
+//! ```
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -1,4 +1,10 @@
 //! The `Range` header as `range-parser` 1.2 reads it (`req.range`, `send`).
+//!
+//! ```
+//! use webfw::http::range::{parse, ByteRange, ParsedRange};
+//! let r = parse(1000, "bytes=0-99", false);
+//! assert_eq!(r, ParsedRange::Ranges { unit: "bytes".into(), ranges: vec![ByteRange { start: 0, end: 99 }] });
+//! ```
 
 /// One satisfiable byte range, both ends inclusive.
 ///
@@ -27,6 +33,12 @@ impl ByteRange {
 }
 
 /// What [`parse`] makes of a header.
+///
+/// ```
+/// use webfw::http::range::{parse, ParsedRange};
+/// assert_eq!(parse(10, "bytes=20-", false), ParsedRange::Unsatisfiable);
+/// assert_eq!(parse(10, "bytes", false), ParsedRange::Malformed);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParsedRange {
     /// No range lies within the size (`-1` in range-parser).

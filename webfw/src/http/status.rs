@@ -1,4 +1,11 @@
 //! HTTP status texts from the `statuses` 2.0.2 table (same table Node uses for the status line).
+//!
+//! ```
+//! use webfw::http::status::status_text;
+//! assert_eq!(status_text(404), Some("Not Found"));
+//! assert_eq!(status_text(418), Some("I'm a Teapot"));
+//! assert_eq!(status_text(299), None);
+//! ```
 
 /// Returns the status text `statuses` 2.0.2 knows for `code`, or `None` for codes outside its table.
 ///

@@ -6,6 +6,14 @@
 //! shorthands `urlencoded` and `multipart`. The `Content-Type` is normalised
 //! the way media-typer 0.3 does (lower-cased, parameters dropped; a malformed
 //! value matches nothing); the types given are compared as written.
+//!
+//! ```
+//! use webfw::http::type_is::has_body;
+//! assert!(has_body(None, Some("0")));
+//! assert!(has_body(Some("chunked"), None));
+//! assert!(!has_body(None, None));
+//! assert!(!has_body(None, Some("ten")));
+//! ```
 
 use std::borrow::Cow;
 

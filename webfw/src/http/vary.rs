@@ -1,4 +1,9 @@
 //! `Vary` header merging exactly as the `vary` 1.1.2 package does it (`res.vary`).
+//!
+//! ```
+//! use webfw::http::vary::{VaryError, append_vary};
+//! assert_eq!(append_vary(None, &["bad name"]).unwrap_err(), VaryError::InvalidHeaderName);
+//! ```
 
 use std::fmt;
 

@@ -238,6 +238,12 @@ pub trait IntoFormat<M = ()> {
     /// # Panics
     ///
     /// For a string that is not a valid format (see [`compile`]).
+    ///
+    /// ```
+    /// use webfw::logger::IntoFormat;
+    /// let format = ":method :url :status".into_format();
+    /// let _ = webfw::logger(format, ());
+    /// ```
     fn into_format(self) -> Format;
 }
 
@@ -395,6 +401,20 @@ pub trait LoggerToken {
     /// The token's name in formats (`:NAME`).
     const NAME: &'static str;
     /// The token's value: `None` (or an empty string) prints `-`.
+    ///
+    /// ```
+    /// use webfw::logger::LoggerToken;
+    /// use webfw::{Request, Response};
+    /// #[allow(non_camel_case_types)]
+    /// struct agent {}
+    /// impl LoggerToken for agent {
+    ///     const NAME: &'static str = "agent";
+    ///     fn value(req: &Request, _res: &Response, _arg: Option<&str>) -> Option<String> {
+    ///         req.get("user-agent").map(|ua| ua.chars().take(20).collect())
+    ///     }
+    /// }
+    /// let _ = webfw::logger!(":agent :status", tokens = [agent]);
+    /// ```
     fn value(req: &Request, res: &Response, arg: Option<&str>) -> Option<String>;
 }
 
@@ -624,6 +644,7 @@ impl SyncHandler for Logger {
 }
 
 /// The logger never awaits: it is registered as a synchronous handler.
+#[diagnostic::do_not_recommend]
 impl IntoMiddleware<markers::LoggerValue> for Logger {
     fn into_middleware(self) -> Middleware {
         Middleware::sync(Arc::new(self))

@@ -71,18 +71,21 @@ impl std::fmt::Debug for Middleware {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoMiddleware<MiddlewareValue> for Middleware {
     fn into_middleware(self) -> Middleware {
         self
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoMiddleware<RouterValue> for super::Router {
     fn into_middleware(self) -> Middleware {
         Middleware(Entry::Router(Box::new(self)))
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoMiddleware<AppValue> for crate::app::App {
     fn into_middleware(self) -> Middleware {
         Middleware(Entry::App(Box::new(self)))

@@ -384,7 +384,13 @@ enum Kind {
 }
 
 /// The body hyper writes: a complete buffer, or chunks streamed through the
-/// mailbox while the rest of the chain runs.
+/// mailbox while the rest of the chain runs. An [`http_body::Body`] of
+/// [`Bytes`] that never fails.
+///
+/// ```
+/// fn is_body<B: http_body::Body<Data = bytes::Bytes, Error = std::convert::Infallible>>() {}
+/// is_body::<webfw::ResponseBody>();
+/// ```
 pub struct ResponseBody {
     kind: Kind,
     finisher: Option<Finished>,

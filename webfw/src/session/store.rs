@@ -138,9 +138,30 @@ impl SessionRecord {
 /// ```
 pub trait SessionStore: Send + Sync + 'static {
     /// The session stored under `id`, `None` when there is none (or it expired).
+    ///
+    /// ```
+    /// use webfw::session::{MemoryStore, SessionRecord, SessionStore};
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let store = MemoryStore::new();
+    /// let rec = SessionRecord::from_json(r#"{"cookie":{},"n":1}"#).unwrap();
+    /// store.set("sid", &rec).await.unwrap();
+    /// assert!(store.get("sid").await.unwrap().is_some());
+    /// assert!(store.get("other").await.unwrap().is_none());
+    /// # });
+    /// ```
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<SessionRecord>, Error>>;
 
     /// Stores `session` under `id`, replacing what was there.
+    ///
+    /// ```
+    /// use webfw::session::{MemoryStore, SessionRecord, SessionStore};
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let store = MemoryStore::new();
+    /// let rec = SessionRecord::from_json(r#"{"cookie":{},"n":1}"#).unwrap();
+    /// store.set("sid", &rec).await.unwrap();
+    /// assert_eq!(store.get("sid").await.unwrap().unwrap().to_json(), rec.to_json());
+    /// # });
+    /// ```
     fn set<'a>(
         &'a self,
         id: &'a str,
@@ -148,10 +169,32 @@ pub trait SessionStore: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<(), Error>>;
 
     /// Removes the session stored under `id`.
+    ///
+    /// ```
+    /// use webfw::session::{MemoryStore, SessionRecord, SessionStore};
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let store = MemoryStore::new();
+    /// let rec = SessionRecord::from_json(r#"{"cookie":{},"n":1}"#).unwrap();
+    /// store.set("sid", &rec).await.unwrap();
+    /// store.destroy("sid").await.unwrap();
+    /// assert!(store.get("sid").await.unwrap().is_none());
+    /// # });
+    /// ```
     fn destroy<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(), Error>>;
 
     /// Extends the life of an unchanged session (its cookie's new expiry is
     /// in `session`). The default stores it again.
+    ///
+    /// ```
+    /// use webfw::session::{MemoryStore, SessionRecord, SessionStore};
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let store = MemoryStore::new();
+    /// let rec = SessionRecord::from_json(r#"{"cookie":{},"n":1}"#).unwrap();
+    /// store.set("sid", &rec).await.unwrap();
+    /// store.touch("sid", &rec).await.unwrap();
+    /// assert!(store.get("sid").await.unwrap().is_some());
+    /// # });
+    /// ```
     fn touch<'a>(
         &'a self,
         id: &'a str,

@@ -136,15 +136,55 @@ pub const MAX_CACHED_VIEWS: usize = 1024;
 /// let mut app = webfw::app();
 /// app.engine("br", Braces);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a webfw view engine",
+    label = "expected a type implementing `webfw::view::Engine`",
+    note = "Express's `app.engine(ext, fn)` takes a function; webfw takes a type with `fn compile(&self, view: &ViewFile<'_>) -> Result<Self::Template, Error>` and `fn render(&self, template: &Self::Template, locals: &Locals) -> Result<String, Error>` (see `webfw::view::Engine`), or the built-in `webfw::view::MiniJinja`"
+)]
 pub trait Engine: Send + Sync + 'static {
     /// What [`Engine::compile`] produces and the view cache keeps.
     type Template: Send + Sync + 'static;
 
     /// Compiles the text of a view file. A syntax error is an `Err`, passed
     /// on as `next(err)` by `res.render`.
+    ///
+    /// ```
+    /// use webfw::view::{Engine, Locals, ViewFile};
+    /// struct Upper;
+    /// impl Engine for Upper {
+    ///     type Template = String;
+    ///     fn compile(&self, view: &ViewFile<'_>) -> Result<String, webfw::Error> {
+    ///         if view.source().contains("{{") {
+    ///             return Err(webfw::Error::new(format!("{}: no templating here", view.name())));
+    ///         }
+    ///         Ok(view.source().to_uppercase())
+    ///     }
+    ///     fn render(&self, t: &String, _: &Locals) -> Result<String, webfw::Error> {
+    ///         Ok(t.clone())
+    ///     }
+    /// }
+    /// ```
     fn compile(&self, view: &ViewFile<'_>) -> Result<Self::Template, Error>;
 
     /// Renders a compiled template with the merged locals.
+    ///
+    /// ```
+    /// use webfw::view::{Engine, Locals, ViewFile};
+    /// struct Hello;
+    /// impl Engine for Hello {
+    ///     type Template = ();
+    ///     fn compile(&self, _: &ViewFile<'_>) -> Result<(), webfw::Error> {
+    ///         Ok(())
+    ///     }
+    ///     fn render(&self, _: &(), locals: &Locals) -> Result<String, webfw::Error> {
+    ///         let name = locals.get("name").and_then(|v| v.as_str()).unwrap_or("world");
+    ///         Ok(format!("hello {name}"))
+    ///     }
+    /// }
+    /// let mut locals = Locals::new();
+    /// locals.insert("name".into(), "tobi".into());
+    /// assert_eq!(Hello.render(&(), &locals).unwrap(), "hello tobi");
+    /// ```
     fn render(&self, template: &Self::Template, locals: &Locals) -> Result<String, Error>;
 }
 

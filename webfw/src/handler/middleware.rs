@@ -1,194 +1,92 @@
-//! Handlers and flow control.
-//!
-//! Express passes `next` into every middleware; webfw makes flow control the
-//! return value instead (design decision 3): a handler returns [`Result`], where
-//! `Ok(Flow::Next)` is `next()`, `Ok(Flow::Route)` is `next('route')`,
-//! `Ok(Flow::Router)` is `next('router')`, `Ok(Flow::Done)` means the response is
-//! handled, and `Err(e)` is `next(err)`.
-//!
-//! A handler is a plain function, sync or async:
-//!
-//! ```
-//! use webfw::prelude::*;
-//!
-//! fn hello(_req: &mut Request, res: &mut Response) -> Result {
-//!     res.send("hello")
-//! }
-//!
-//! async fn later(_req: &mut Request, res: &mut Response) -> Result {
-//!     res.send("later")
-//! }
-//!
-//! let mut app = webfw::app();
-//! app.get("/", hello);
-//! app.get("/later", later);
-//! ```
+//! Conversions of functions, routers and apps into [`Middleware`], and the
+//! groups (tuples, vectors) `app.get(path, …)` and `app.use_` take.
 
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
+use super::markers::*;
+use super::{ErrorHandler, Flow, Handler, HandlerFuture, Result, SyncHandler, next};
 use crate::error::Error;
 use crate::request::Request;
 use crate::response::Response;
 use crate::router::Middleware;
 use crate::router::flow::{Meaning, Within, meaning};
 
-/// What a handler tells the router to do next.
-///
-/// ```
-/// use webfw::Flow;
-/// assert_eq!(webfw::next().unwrap(), Flow::Next);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flow {
-    /// `next()`: continue with the next matching handler.
-    Next,
-    /// `next('route')`: skip the rest of the current route's handlers.
-    Route,
-    /// `next('router')`: leave the current router.
-    Router,
-    /// The response has been handled; stop here.
-    Done,
-}
-
-/// The result of a handler: a [`Flow`] or an [`Error`] (Express: `next(err)`).
-pub type Result<T = Flow, E = Error> = std::result::Result<T, E>;
-
-/// `next()`: pass control to the next matching handler.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn pass(_req: &mut Request, _res: &mut Response) -> Result { next() }
-/// ```
-pub fn next() -> Result {
-    Ok(Flow::Next)
-}
-
-/// `next('route')`: skip the remaining handlers of this route.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn skip(_req: &mut Request, _res: &mut Response) -> Result { next_route() }
-/// ```
-pub fn next_route() -> Result {
-    Ok(Flow::Route)
-}
-
-/// `next('router')`: leave the current router.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn leave(_req: &mut Request, _res: &mut Response) -> Result { next_router() }
-/// ```
-pub fn next_router() -> Result {
-    Ok(Flow::Router)
-}
-
-/// A boxed, sendable future.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// The future a handler call returns: already finished for synchronous handlers
-/// (no allocation), boxed for async ones.
-pub enum HandlerFuture<'a> {
-    /// A synchronous handler's result.
-    Ready(Option<Result>),
-    /// An async handler's future.
-    Boxed(BoxFuture<'a, Result>),
-}
-
-impl Future for HandlerFuture<'_> {
-    type Output = Result;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result> {
-        match self.get_mut() {
-            HandlerFuture::Ready(r) => Poll::Ready(
-                r.take()
-                    .unwrap_or_else(|| Err(Error::new("handler future polled after completion"))),
-            ),
-            HandlerFuture::Boxed(f) => f.as_mut().poll(cx),
-        }
-    }
-}
-
-/// A request handler or middleware: `(req, res, next)` in Express.
-///
-/// Implemented for `fn(&mut Request, &mut Response) -> Result` and for
-/// `async fn(&mut Request, &mut Response) -> Result` through [`IntoMiddleware`];
-/// implement it directly for handler types with state.
-///
-/// ```
-/// use webfw::prelude::*;
-/// use webfw::{Handler, HandlerFuture};
-///
-/// struct Greeter(&'static str);
-/// impl Handler for Greeter {
-///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.send(self.0)))
-///     }
-/// }
-/// let mut app = webfw::app();
-/// app.get("/", Greeter("hi"));
-/// ```
-pub trait Handler: Send + Sync + 'static {
-    /// Handles the request.
-    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a>;
-}
-
-/// Error-handling middleware: `(err, req, res, next)` in Express. Return
-/// `Err(err)` to pass the error on, `next()` to recover and continue.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn oops(err: Error, _req: &mut Request, res: &mut Response) -> Result {
-///     res.status(err.status()).send(err.to_string())
-/// }
-/// let mut app = webfw::app();
-/// app.use_(oops);
-/// ```
-pub trait ErrorHandler: Send + Sync + 'static {
-    /// Handles the error.
-    fn call<'a>(
-        &'a self,
-        err: Error,
-        req: &'a mut Request,
-        res: &'a mut Response,
-    ) -> HandlerFuture<'a>;
-}
-
-/// A parameter callback: `app.param(name, (req, res, next, value) => …)`.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn load(req: &mut Request, _res: &mut Response, id: &str) -> Result {
-///     req.set_local("user", serde_json::json!(id));
-///     next()
-/// }
-/// let mut app = webfw::app();
-/// app.param("id", load);
-/// ```
-pub trait ParamHandler: Send + Sync + 'static {
-    /// Called with the parameter's (decoded) value.
-    fn call<'a>(
-        &'a self,
-        req: &'a mut Request,
-        res: &'a mut Response,
-        value: &'a str,
-    ) -> HandlerFuture<'a>;
-}
-
 /// Converts functions, routers and apps into [`Middleware`]. The type parameter
 /// only tells the implementations apart (sync fn, async fn, error fn, …); it is
 /// always inferred.
+///
+/// Implemented for `fn(&mut Request, &mut Response) -> Result`, `async fn` of
+/// the same arguments (with a `Send` future), the error-handler forms taking
+/// an [`Error`] first, [`Handler`] values, [`Router`](crate::Router),
+/// [`App`](crate::App), [`Middleware`] and the logger. A closure is accepted
+/// with annotated arguments, or through [`handler_fn`](crate::handler_fn) without.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{IntoMiddleware, Middleware};
+/// fn ok(_req: &mut Request, res: &mut Response) -> Result { res.send("ok") }
+/// let layers: Vec<Middleware> = vec![ok.into_middleware(), webfw::router().into_middleware()];
+/// let mut app = webfw::app();
+/// app.use_(layers);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a webfw handler",
+    label = "expected `fn(&mut Request, &mut Response) -> Result` or its `async fn` form",
+    note = "a handler is `fn(req: &mut Request, res: &mut Response) -> Result`, or `async fn(req: &mut Request, res: &mut Response) -> Result` whose future is `Send`; `webfw::async_handler_fn(f)` shows which value held across an `.await` is not",
+    note = "an error handler is `fn(err: Error, req: &mut Request, res: &mut Response) -> Result`, or its `async fn` form",
+    note = "a closure needs its argument types (`|req: &mut Request, res: &mut Response| ...`) or the helper that infers them: `webfw::handler_fn(|req, res| ...)`",
+    note = "several handlers are a tuple `(a, b, c)` of at most 16 (nest tuples for more); a `Router`, an `App`, a `Middleware` and a `Handler` value are accepted too",
+    note = "to mount on a path, write `app.use_at(\"/path\", handler)`: Express's `app.use(\"/path\", handler)`"
+)]
 pub trait IntoMiddleware<M>: Sized + sealed::Plain<M> {
     /// Performs the conversion.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::IntoMiddleware;
+    /// async fn later(_req: &mut Request, res: &mut Response) -> Result { res.send("later") }
+    /// let m = later.into_middleware();
+    /// let mut app = webfw::app();
+    /// app.get("/", m);
+    /// ```
     fn into_middleware(self) -> Middleware;
 }
 
 /// Several middleware at once: `app.get(path, (a, b, c))` is Express's
-/// `app.get(path, a, b, c)`.
+/// `app.get(path, a, b, c)`. Implemented for everything [`IntoMiddleware`]
+/// accepts, for tuples of up to 16 of them (nest tuples for more) and for
+/// `Vec<Middleware>`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn auth(_req: &mut Request, _res: &mut Response) -> Result { next() }
+/// fn show(_req: &mut Request, res: &mut Response) -> Result { res.send("secret") }
+/// let mut app = webfw::app();
+/// app.get("/secret", (auth, show));
+/// ```
+// The notes of `IntoMiddleware` again: rustc names this trait for a tuple
+// and that one for a single value.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a webfw handler",
+    label = "expected `fn(&mut Request, &mut Response) -> Result`, its `async fn` form, or a tuple of handlers",
+    note = "a handler is `fn(req: &mut Request, res: &mut Response) -> Result`, or `async fn(req: &mut Request, res: &mut Response) -> Result` whose future is `Send`; `webfw::async_handler_fn(f)` shows which value held across an `.await` is not",
+    note = "an error handler is `fn(err: Error, req: &mut Request, res: &mut Response) -> Result`, or its `async fn` form",
+    note = "a closure needs its argument types (`|req: &mut Request, res: &mut Response| ...`) or the helper that infers them: `webfw::handler_fn(|req, res| ...)`",
+    note = "several handlers are a tuple `(a, b, c)` of at most 16 (nest tuples for more); a `Router`, an `App`, a `Middleware` and a `Handler` value are accepted too",
+    note = "to mount on a path, write `app.use_at(\"/path\", handler)`: Express's `app.use(\"/path\", handler)`"
+)]
 pub trait IntoMiddlewares<M>: Sized + sealed::PlainAll<M> {
     /// Appends the middleware to `out` in order.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::IntoMiddlewares;
+    /// fn a(_req: &mut Request, _res: &mut Response) -> Result { next() }
+    /// let mut out = Vec::new();
+    /// (a, a, a).into_middlewares(&mut out);
+    /// assert_eq!(out.len(), 3);
+    /// ```
     fn into_middlewares(self, out: &mut Vec<Middleware>);
 }
 
@@ -237,44 +135,6 @@ pub(crate) mod sealed {
     }
 }
 
-/// A handler known never to await: the router calls it without a future.
-/// Crate-private, so the fast path is only taken for values the crate
-/// built (plain functions, their `use` groups, the logger).
-pub(crate) trait SyncHandler: Send + Sync + 'static {
-    /// Handles the request.
-    fn call_sync(&self, req: &mut Request, res: &mut Response) -> Result;
-}
-
-#[doc(hidden)]
-pub mod markers {
-    //! Types that only disambiguate [`super::IntoMiddleware`] implementations.
-    /// A `Handler` value.
-    pub struct HandlerValue;
-    /// An `ErrorHandler` value.
-    pub struct ErrorHandlerValue;
-    /// A synchronous function.
-    pub struct SyncFn;
-    /// An async function.
-    pub struct AsyncFn;
-    /// A synchronous error function.
-    pub struct SyncErrorFn;
-    /// An async error function.
-    pub struct AsyncErrorFn;
-    /// A router.
-    pub struct RouterValue;
-    /// An application.
-    pub struct AppValue;
-    /// Already a middleware.
-    pub struct MiddlewareValue;
-    /// The request logger.
-    pub struct LoggerValue;
-    /// A single item (for `IntoMiddlewares`).
-    pub struct One<M>(M);
-    /// A vector of middleware.
-    pub struct Many;
-}
-use markers::*;
-
 /// Wraps a synchronous handler function.
 struct SyncFnHandler<F>(F);
 
@@ -311,11 +171,34 @@ where
 /// An async function usable as a handler: `async fn(&mut Request, &mut Response) -> Result`.
 ///
 /// This helper trait names the future type with the argument lifetime, which a
-/// plain `Fn` bound cannot do.
+/// plain `Fn` bound cannot do. Implemented for every such function whose
+/// future is `Send`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::AsyncHandlerFn;
+/// async fn later(_req: &mut Request, res: &mut Response) -> Result { res.send("later") }
+/// fn check<F: for<'a> AsyncHandlerFn<'a>>(_: F) {}
+/// check(later);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an async webfw handler",
+    label = "expected `async fn(&mut Request, &mut Response) -> Result` with a `Send` future",
+    note = "the future must be `Send`: hold no `Rc`, `RefCell` borrow or `MutexGuard` across an `.await`"
+)]
 pub trait AsyncHandlerFn<'a>: Send + Sync + 'static {
     /// The future the function returns.
     type Fut: Future<Output = Result> + Send + 'a;
     /// Calls the function.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::AsyncHandlerFn;
+    /// async fn later(_req: &mut Request, res: &mut Response) -> Result { res.send("later") }
+    /// fn run<F: for<'a> AsyncHandlerFn<'a>>(f: &F, req: &mut Request, res: &mut Response) {
+    ///     let _future = f.call_async(req, res);
+    /// }
+    /// ```
     fn call_async(&self, req: &'a mut Request, res: &'a mut Response) -> Self::Fut;
 }
 
@@ -375,11 +258,35 @@ where
     }
 }
 
-/// An async error-handling function: `async fn(Error, &mut Request, &mut Response) -> Result`.
+/// An async error-handling function: `async fn(Error, &mut Request, &mut Response) -> Result`,
+/// its future `Send`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::AsyncErrorHandlerFn;
+/// async fn report(err: Error, _req: &mut Request, res: &mut Response) -> Result {
+///     res.status(err.status()).send(err.to_string())
+/// }
+/// fn check<F: for<'a> AsyncErrorHandlerFn<'a>>(_: F) {}
+/// check(report);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an async webfw error handler",
+    label = "expected `async fn(Error, &mut Request, &mut Response) -> Result` with a `Send` future",
+    note = "the future must be `Send`: hold no `Rc`, `RefCell` borrow or `MutexGuard` across an `.await`"
+)]
 pub trait AsyncErrorHandlerFn<'a>: Send + Sync + 'static {
     /// The future the function returns.
     type Fut: Future<Output = Result> + Send + 'a;
     /// Calls the function.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::AsyncErrorHandlerFn;
+    /// fn run<F: for<'a> AsyncErrorHandlerFn<'a>>(f: &F, req: &mut Request, res: &mut Response) {
+    ///     let _future = f.call_async(Error::new("boom"), req, res);
+    /// }
+    /// ```
     fn call_async(&self, err: Error, req: &'a mut Request, res: &'a mut Response) -> Self::Fut;
 }
 
@@ -419,42 +326,6 @@ where
     }
 }
 
-/// Wraps a [`Handler`] value (a struct implementing the trait).
-///
-/// ```
-/// use webfw::prelude::*;
-/// use webfw::{handler, Handler, HandlerFuture};
-/// struct Ok200;
-/// impl Handler for Ok200 {
-///     fn call<'a>(&'a self, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.send_status(200)))
-///     }
-/// }
-/// let mut app = webfw::app();
-/// app.use_(handler(Ok200));
-/// ```
-pub fn handler(h: impl Handler) -> Middleware {
-    Middleware::from_handler(Arc::new(h))
-}
-
-/// Wraps an [`ErrorHandler`] value.
-///
-/// ```
-/// use webfw::prelude::*;
-/// use webfw::{error_handler_value, ErrorHandler, HandlerFuture};
-/// struct Plain;
-/// impl ErrorHandler for Plain {
-///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.status(e.status()).send(e.to_string())))
-///     }
-/// }
-/// let mut app = webfw::app();
-/// app.use_(error_handler_value(Plain));
-/// ```
-pub fn error_handler_value(h: impl ErrorHandler) -> Middleware {
-    Middleware::from_error_handler(Arc::new(h))
-}
-
 impl<H: Handler> IntoMiddleware<HandlerValue> for H {
     fn into_middleware(self) -> Middleware {
         Middleware::from_handler(Arc::new(self))
@@ -484,6 +355,7 @@ impl<M, T: IntoMiddleware<M>> sealed::PlainAll<One<M>> for T {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl IntoMiddlewares<Many> for Vec<Middleware> {
     fn into_middlewares(self, out: &mut Vec<Middleware>) {
         out.extend(self);
@@ -510,6 +382,7 @@ where
 
 macro_rules! tuple_middlewares {
     ($(($($t:ident $m:ident),+))+) => {$(
+        #[diagnostic::do_not_recommend]
         impl<$($t, $m),+> IntoMiddlewares<($($m,)+)> for ($($t,)+)
         where
             $($t: IntoMiddlewares<$m>,)+
@@ -571,87 +444,10 @@ tuple_middlewares! {
     (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ)
     (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK)
     (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML)
-}
-
-/// Converts functions into a [`ParamHandler`].
-pub trait IntoParamHandler<M>: Sized {
-    /// Performs the conversion.
-    fn into_param_handler(self) -> Arc<dyn ParamHandler>;
-}
-
-struct SyncParam<F>(F);
-
-impl<F> ParamHandler for SyncParam<F>
-where
-    F: Fn(&mut Request, &mut Response, &str) -> Result + Send + Sync + 'static,
-{
-    fn call<'a>(
-        &'a self,
-        req: &'a mut Request,
-        res: &'a mut Response,
-        value: &'a str,
-    ) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(Some((self.0)(req, res, value)))
-    }
-}
-
-impl<F> IntoParamHandler<SyncFn> for F
-where
-    F: Fn(&mut Request, &mut Response, &str) -> Result + Send + Sync + 'static,
-{
-    fn into_param_handler(self) -> Arc<dyn ParamHandler> {
-        Arc::new(SyncParam(self))
-    }
-}
-
-/// An async parameter callback: `async fn(&mut Request, &mut Response, &str) -> Result`.
-pub trait AsyncParamFn<'a>: Send + Sync + 'static {
-    /// The future the function returns.
-    type Fut: Future<Output = Result> + Send + 'a;
-    /// Calls the function.
-    fn call_async(&self, req: &'a mut Request, res: &'a mut Response, value: &'a str) -> Self::Fut;
-}
-
-impl<'a, F, Fut> AsyncParamFn<'a> for F
-where
-    F: Fn(&'a mut Request, &'a mut Response, &'a str) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result> + Send + 'a,
-{
-    type Fut = Fut;
-    fn call_async(&self, req: &'a mut Request, res: &'a mut Response, value: &'a str) -> Fut {
-        self(req, res, value)
-    }
-}
-
-struct AsyncParam<F>(F);
-
-impl<F> ParamHandler for AsyncParam<F>
-where
-    F: for<'a> AsyncParamFn<'a>,
-{
-    fn call<'a>(
-        &'a self,
-        req: &'a mut Request,
-        res: &'a mut Response,
-        value: &'a str,
-    ) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(self.0.call_async(req, res, value)))
-    }
-}
-
-impl<F> IntoParamHandler<AsyncFn> for F
-where
-    F: for<'a> AsyncParamFn<'a>,
-{
-    fn into_param_handler(self) -> Arc<dyn ParamHandler> {
-        Arc::new(AsyncParam(self))
-    }
-}
-
-impl<P: ParamHandler> IntoParamHandler<HandlerValue> for P {
-    fn into_param_handler(self) -> Arc<dyn ParamHandler> {
-        Arc::new(self)
-    }
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML, N MN)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML, N MN, O MO)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML, N MN, O MO, P MP)
+    (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML, N MN, O MO, P MP, Q MQ)
 }
 
 #[cfg(test)]
@@ -686,5 +482,13 @@ mod tests {
         // nested group still join.
         assert_eq!(count((plain, later, plain), true), 3);
         assert_eq!(count(((plain, plain), later), true), 2);
+    }
+
+    #[test]
+    fn closures_given_through_handler_fn_stay_plain() {
+        let closure = crate::handler_fn(|_req, _res| next());
+        assert_eq!(count((closure, plain), true), 1);
+        let later = crate::async_handler_fn(async |_req, _res| next());
+        assert_eq!(count((plain, later), true), 2);
     }
 }

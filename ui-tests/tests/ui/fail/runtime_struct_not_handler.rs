@@ -1,0 +1,6 @@
+struct Greeter;
+
+fn main() {
+    let mut app = webfw::app();
+    app.get("/", Greeter);
+}

@@ -1,0 +1,10 @@
+use webfw::prelude::*;
+
+fn show(res: &mut Response, _req: &mut Request) -> Result {
+    res.send("hi")
+}
+
+fn main() {
+    let mut app = webfw::app();
+    app.get("/", show);
+}

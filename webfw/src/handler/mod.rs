@@ -1,0 +1,347 @@
+//! Handlers and flow control.
+//!
+//! Express passes `next` into every middleware; webfw makes flow control the
+//! return value instead (design decision 3): a handler returns [`Result`], where
+//! `Ok(Flow::Next)` is `next()`, `Ok(Flow::Route)` is `next('route')`,
+//! `Ok(Flow::Router)` is `next('router')`, `Ok(Flow::Done)` means the response is
+//! handled, and `Err(e)` is `next(err)`.
+//!
+//! A handler is a plain function, sync or async:
+//!
+//! ```
+//! use webfw::prelude::*;
+//!
+//! fn hello(_req: &mut Request, res: &mut Response) -> Result {
+//!     res.send("hello")
+//! }
+//!
+//! async fn later(_req: &mut Request, res: &mut Response) -> Result {
+//!     res.send("later")
+//! }
+//!
+//! let mut app = webfw::app();
+//! app.get("/", hello);
+//! app.get("/later", later);
+//! ```
+
+mod closures;
+mod middleware;
+mod param;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use crate::error::Error;
+use crate::request::Request;
+use crate::response::Response;
+use crate::router::Middleware;
+
+pub use closures::{async_handler_fn, error_handler_fn, handler_fn, param_fn};
+pub(crate) use middleware::sealed;
+pub use middleware::{AsyncErrorHandlerFn, AsyncHandlerFn, IntoMiddleware, IntoMiddlewares};
+pub use param::{AsyncParamFn, IntoParamHandler};
+
+/// What a handler tells the router to do next.
+///
+/// ```
+/// use webfw::Flow;
+/// assert_eq!(webfw::next().unwrap(), Flow::Next);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// `next()`: continue with the next matching handler.
+    Next,
+    /// `next('route')`: skip the rest of the current route's handlers.
+    Route,
+    /// `next('router')`: leave the current router.
+    Router,
+    /// The response has been handled; stop here.
+    Done,
+}
+
+/// The result of a handler: a [`Flow`] or an [`Error`] (Express: `next(err)`).
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn admin(req: &mut Request, _res: &mut Response) -> Result {
+///     if req.get("x-admin").is_none() {
+///         return Err(Error::new("forbidden").with_status(403));
+///     }
+///     next()
+/// }
+/// ```
+pub type Result<T = Flow, E = Error> = std::result::Result<T, E>;
+
+/// `next()`: pass control to the next matching handler.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn pass(_req: &mut Request, _res: &mut Response) -> Result { next() }
+/// ```
+pub fn next() -> Result {
+    Ok(Flow::Next)
+}
+
+/// `next('route')`: skip the remaining handlers of this route.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn skip(_req: &mut Request, _res: &mut Response) -> Result { next_route() }
+/// ```
+pub fn next_route() -> Result {
+    Ok(Flow::Route)
+}
+
+/// `next('router')`: leave the current router.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn leave(_req: &mut Request, _res: &mut Response) -> Result { next_router() }
+/// ```
+pub fn next_router() -> Result {
+    Ok(Flow::Router)
+}
+
+/// A boxed, sendable future.
+///
+/// ```
+/// use webfw::BoxFuture;
+/// let f: BoxFuture<'static, u8> = Box::pin(async { 1 });
+/// # drop(f);
+/// ```
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The future a handler call returns: already finished for synchronous handlers
+/// (no allocation), boxed for async ones.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{Handler, HandlerFuture};
+///
+/// struct Slow;
+/// impl Handler for Slow {
+///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Boxed(Box::pin(async move {
+///             tokio::task::yield_now().await;
+///             res.send("done")
+///         }))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.get("/", Slow);
+/// ```
+pub enum HandlerFuture<'a> {
+    /// A synchronous handler's result.
+    Ready(Option<Result>),
+    /// An async handler's future.
+    Boxed(BoxFuture<'a, Result>),
+}
+
+impl Future for HandlerFuture<'_> {
+    type Output = Result;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result> {
+        match self.get_mut() {
+            HandlerFuture::Ready(r) => Poll::Ready(
+                r.take()
+                    .unwrap_or_else(|| Err(Error::new("handler future polled after completion"))),
+            ),
+            HandlerFuture::Boxed(f) => f.as_mut().poll(cx),
+        }
+    }
+}
+
+/// A request handler or middleware: `(req, res, next)` in Express.
+///
+/// Implemented for `fn(&mut Request, &mut Response) -> Result` and for
+/// `async fn(&mut Request, &mut Response) -> Result` through [`IntoMiddleware`];
+/// implement it directly for handler types with state.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{Handler, HandlerFuture};
+///
+/// struct Greeter(&'static str);
+/// impl Handler for Greeter {
+///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.send(self.0)))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.get("/", Greeter("hi"));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a webfw `Handler`",
+    label = "expected a type implementing `webfw::Handler`",
+    note = "implement `fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a>`; the type must be `Send + Sync + 'static`",
+    note = "a plain `fn(&mut Request, &mut Response) -> Result` needs no wrapper: pass it to `app.get`/`app.use_` directly"
+)]
+pub trait Handler: Send + Sync + 'static {
+    /// Handles the request; a synchronous answer is
+    /// `HandlerFuture::Ready(Some(result))`.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::{Handler, HandlerFuture};
+    /// struct Hello;
+    /// impl Handler for Hello {
+    ///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+    ///         HandlerFuture::Ready(Some(res.send("hello")))
+    ///     }
+    /// }
+    /// ```
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a>;
+}
+
+/// Error-handling middleware: `(err, req, res, next)` in Express. Return
+/// `Err(err)` to pass the error on, `next()` to recover and continue.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn oops(err: Error, _req: &mut Request, res: &mut Response) -> Result {
+///     res.status(err.status()).send(err.to_string())
+/// }
+/// let mut app = webfw::app();
+/// app.use_(oops);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a webfw `ErrorHandler`",
+    label = "expected a type implementing `webfw::ErrorHandler`",
+    note = "implement `fn call<'a>(&'a self, err: Error, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a>`; the type must be `Send + Sync + 'static`",
+    note = "a plain `fn(Error, &mut Request, &mut Response) -> Result` needs no wrapper: pass it to `app.use_` directly"
+)]
+pub trait ErrorHandler: Send + Sync + 'static {
+    /// Handles the error: `Err(err)` passes it on, `next()` recovers.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::{ErrorHandler, HandlerFuture};
+    /// struct Status;
+    /// impl ErrorHandler for Status {
+    ///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+    ///         HandlerFuture::Ready(Some(res.send_status(e.status())))
+    ///     }
+    /// }
+    /// ```
+    fn call<'a>(
+        &'a self,
+        err: Error,
+        req: &'a mut Request,
+        res: &'a mut Response,
+    ) -> HandlerFuture<'a>;
+}
+
+/// A parameter callback: `app.param(name, (req, res, next, value) => …)`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// fn load(req: &mut Request, _res: &mut Response, id: &str) -> Result {
+///     req.set_local("user", serde_json::json!(id));
+///     next()
+/// }
+/// let mut app = webfw::app();
+/// app.param("id", load);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a webfw `ParamHandler`",
+    label = "expected a type implementing `webfw::ParamHandler`",
+    note = "implement `fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response, value: &'a str) -> HandlerFuture<'a>`; the type must be `Send + Sync + 'static`",
+    note = "a plain `fn(&mut Request, &mut Response, &str) -> Result` needs no wrapper: pass it to `app.param` directly"
+)]
+pub trait ParamHandler: Send + Sync + 'static {
+    /// Called with the parameter's (decoded) value.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::{HandlerFuture, ParamHandler};
+    /// struct Numeric;
+    /// impl ParamHandler for Numeric {
+    ///     fn call<'a>(&'a self, _q: &'a mut Request, _s: &'a mut Response, v: &'a str) -> HandlerFuture<'a> {
+    ///         let ok = v.bytes().all(|b| b.is_ascii_digit());
+    ///         HandlerFuture::Ready(Some(if ok { next() } else { next_route() }))
+    ///     }
+    /// }
+    /// let mut app = webfw::app();
+    /// app.param("id", Numeric);
+    /// ```
+    fn call<'a>(
+        &'a self,
+        req: &'a mut Request,
+        res: &'a mut Response,
+        value: &'a str,
+    ) -> HandlerFuture<'a>;
+}
+
+/// A handler known never to await: the router calls it without a future.
+/// Crate-private, so the fast path is only taken for values the crate
+/// built (plain functions, their `use` groups, the logger).
+pub(crate) trait SyncHandler: Send + Sync + 'static {
+    /// Handles the request.
+    fn call_sync(&self, req: &mut Request, res: &mut Response) -> Result;
+}
+
+#[doc(hidden)]
+pub mod markers {
+    //! Types that only disambiguate [`super::IntoMiddleware`] implementations.
+    /// A `Handler` value.
+    pub struct HandlerValue;
+    /// An `ErrorHandler` value.
+    pub struct ErrorHandlerValue;
+    /// A synchronous function.
+    pub struct SyncFn;
+    /// An async function.
+    pub struct AsyncFn;
+    /// A synchronous error function.
+    pub struct SyncErrorFn;
+    /// An async error function.
+    pub struct AsyncErrorFn;
+    /// A router.
+    pub struct RouterValue;
+    /// An application.
+    pub struct AppValue;
+    /// Already a middleware.
+    pub struct MiddlewareValue;
+    /// The request logger.
+    pub struct LoggerValue;
+    /// A single item (for `IntoMiddlewares`).
+    pub struct One<M>(M);
+    /// A vector of middleware.
+    pub struct Many;
+}
+
+/// Wraps a [`Handler`] value (a struct implementing the trait).
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{handler, Handler, HandlerFuture};
+/// struct Ok200;
+/// impl Handler for Ok200 {
+///     fn call<'a>(&'a self, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.send_status(200)))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.use_(handler(Ok200));
+/// ```
+pub fn handler(h: impl Handler) -> Middleware {
+    Middleware::from_handler(Arc::new(h))
+}
+
+/// Wraps an [`ErrorHandler`] value.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{error_handler_value, ErrorHandler, HandlerFuture};
+/// struct Plain;
+/// impl ErrorHandler for Plain {
+///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.status(e.status()).send(e.to_string())))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.use_(error_handler_value(Plain));
+/// ```
+pub fn error_handler_value(h: impl ErrorHandler) -> Middleware {
+    Middleware::from_error_handler(Arc::new(h))
+}
