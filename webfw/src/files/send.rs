@@ -171,10 +171,11 @@ pub(crate) fn respond(
     if cfg.cache_control && (bare || !h.contains_key(CACHE_CONTROL)) {
         h.insert(CACHE_CONTROL, cfg.cache_control_value.clone());
     }
-    if cfg.last_modified && (bare || !h.contains_key(LAST_MODIFIED)) {
-        if let Some(v) = last_modified(mtime) {
-            h.insert(LAST_MODIFIED, v);
-        }
+    if cfg.last_modified
+        && (bare || !h.contains_key(LAST_MODIFIED))
+        && let Some(v) = last_modified(mtime)
+    {
+        h.insert(LAST_MODIFIED, v);
     }
     if cfg.etag && (bare || !h.contains_key(ETAG)) {
         let ms = mtime
