@@ -322,3 +322,118 @@ async fn http2_connections_are_limited_in_concurrent_streams() {
         server.shutdown().await;
     }
 }
+
+/// Node's `maxSessionMemory`: an HTTP/2 client that stops reading makes the
+/// server hold the bodies it cannot send; once they reach the session's
+/// memory, new streams on that connection get 503 (other connections are
+/// served), and once the client reads, the connection is served again.
+#[tokio::test]
+async fn http2_streams_are_refused_while_a_connection_holds_its_session_memory() {
+    const MIB: usize = 1024 * 1024;
+    let mut app = webfw::app();
+    app.get("/big", |_: &mut Request, res: &mut Response| {
+        res.send(vec![b'x'; MIB])
+    });
+    app.get("/small", |_: &mut Request, res: &mut Response| {
+        res.send("ok")
+    });
+    let opts = ListenOptions::port(0).http2_max_session_memory(4 * MIB);
+    let server = bind(app, opts).await;
+    let addr = server.local_addr().unwrap();
+
+    // A client whose streams have no window: the server can send heads but
+    // no data.
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    let (client, connection) = guard(
+        "h2 handshake",
+        h2::client::Builder::new()
+            .initial_window_size(0)
+            .handshake::<_, bytes::Bytes>(tcp),
+    )
+    .await
+    .unwrap();
+    let (window_tx, mut window_rx) = tokio::sync::mpsc::channel::<u32>(1);
+    tokio::spawn(async move {
+        let mut connection = connection;
+        loop {
+            tokio::select! {
+                _ = &mut connection => break,
+                Some(w) = window_rx.recv() => {
+                    connection.set_target_window_size(8 * MIB as u32);
+                    connection.set_initial_window_size(w).unwrap();
+                }
+            }
+        }
+    });
+    let mut client = guard("h2 ready", client.ready()).await.unwrap();
+    let get = |path: &str| {
+        http::Request::get(format!("http://x{path}"))
+            .body(())
+            .unwrap()
+    };
+    let mut pending = Vec::new();
+    for _ in 0..6 {
+        client = guard("h2 ready", client.ready()).await.unwrap();
+        pending.push(client.send_request(get("/big"), true).unwrap().0);
+    }
+    let mut statuses = Vec::new();
+    let mut bodies = Vec::new();
+    for response in pending {
+        let head = guard("h2 response", response).await.unwrap();
+        statuses.push(head.status().as_u16());
+        bodies.push(head.into_body());
+    }
+    assert_eq!(statuses, [200, 200, 200, 200, 503, 503]);
+    let small = guard(
+        "h2 response",
+        client.send_request(get("/small"), true).unwrap().0,
+    )
+    .await
+    .unwrap();
+    assert_eq!(small.status(), 503);
+
+    // Another connection has a budget of its own.
+    let other = TcpStream::connect(addr).await.unwrap();
+    let (other, other_conn) = guard("h2 handshake", h2::client::handshake(other))
+        .await
+        .unwrap();
+    tokio::spawn(other_conn);
+    let mut other = guard("h2 ready", other.ready()).await.unwrap();
+    let head = guard(
+        "h2 response",
+        other.send_request(get("/small"), true).unwrap().0,
+    )
+    .await
+    .unwrap();
+    assert_eq!(head.status(), 200);
+
+    // The client reads: every held body arrives whole, and the connection is
+    // served again.
+    window_tx.send(2 * MIB as u32).await.unwrap();
+    for mut body in bodies.drain(..4) {
+        let mut got = 0;
+        while let Some(chunk) = guard("h2 data", body.data()).await {
+            let chunk = chunk.unwrap();
+            got += chunk.len();
+            let _ = body.flow_control().release_capacity(chunk.len());
+        }
+        assert_eq!(got, MIB);
+    }
+    guard("the connection to be served again", async move {
+        loop {
+            client = client.ready().await.unwrap();
+            let head = client
+                .send_request(get("/small"), true)
+                .unwrap()
+                .0
+                .await
+                .unwrap();
+            if head.status() == 200 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    server.shutdown().await;
+}

@@ -157,6 +157,13 @@ impl Dispatch {
             answered: None,
             held,
         };
+        // Counted here, inside the service call, so that the next stream of
+        // the connection already sees it (see `Activity::over_budget`).
+        if let (Some(f), Some(head)) = (d.in_flight.as_mut(), d.held.as_ref())
+            && let HeadBody::Full(b) = &head.body
+        {
+            f.holds_body(b.len());
+        }
         // A running chain is polled now, while hyper is still inside its
         // service call: one that finishes then drops its request before
         // hyper's next read, and the request's URI and header values, which
@@ -340,6 +347,10 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
         // after `send`): let it finish, as Node does, then run its hooks.
         spawn_rest(rest);
     }
+    let mut in_flight = d.in_flight.take();
+    if let (Some(f), HeadBody::Full(b)) = (in_flight.as_mut(), &body) {
+        f.holds_body(b.len());
+    }
     let kind = match body {
         HeadBody::Full(b) => Kind::Full(Some(b)),
         HeadBody::Empty => Kind::Full(None),
@@ -348,7 +359,6 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             chain: d.chain.take(),
         },
     };
-    let mut in_flight = d.in_flight.take();
     if let Some(f) = &mut in_flight {
         f.answered();
     }

@@ -282,7 +282,9 @@ impl ListenOptions {
     /// The response bytes one HTTP/2 connection may buffer for a client that
     /// does not read them (Node's `maxSessionMemory`, default 10 MiB), shared
     /// out among its [concurrent streams](Self::http2_max_concurrent_streams).
-    /// A connection that stops answering pings is closed.
+    /// Complete bodies the connection holds unsent count against it too: once
+    /// they reach it, new streams get 503 until the client reads. A
+    /// connection that stops answering pings is closed.
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).http2_max_session_memory(4 * 1024 * 1024);

@@ -363,6 +363,9 @@ struct Builders {
     h2: http2::Builder<TokioExecutor>,
     /// [`ListenOptions::pipeline_flush`].
     pipeline_flush: bool,
+    /// [`ListenOptions::http2_max_session_memory`]: an HTTP/2 connection
+    /// holding this much of unsent bodies gets 503 for new streams.
+    session_memory: u64,
 }
 
 impl Builders {
@@ -391,6 +394,7 @@ impl Builders {
             h1_many_headers,
             h2,
             pipeline_flush: opts.pipeline_flush,
+            session_memory: opts.http2_max_session_memory as u64,
         }
     }
 }
@@ -427,7 +431,14 @@ impl Conn {
             }
         };
         let activity = self.activity.clone();
-        let service = service(self.app, self.peer, secure, self.activity, raw_targets);
+        let service = service(
+            self.app,
+            self.peer,
+            secure,
+            self.activity,
+            raw_targets,
+            self.builders.session_memory,
+        );
         let h1 = match sniffed {
             Sniffed::Http2 => {
                 activity.set_h2();
@@ -463,6 +474,7 @@ fn service(
     secure: bool,
     activity: Arc<Activity>,
     raw_targets: Arc<RawTargets>,
+    session_memory: u64,
 ) -> impl hyper::service::Service<
     http::Request<Incoming>,
     Response = dispatch::HyperResponse,
@@ -504,7 +516,11 @@ fn service(
         });
         // Requests Node rejects before Express runs.
         let rejected = if parts.version >= http::Version::HTTP_2 {
-            None
+            // Node refuses new streams once a session holds its
+            // `maxSessionMemory`: a client that stops reading gets no more.
+            activity
+                .over_budget(session_memory)
+                .then_some(Rejection::Busy)
         } else {
             // The read shim may have left this head to hyper: it goes on
             // from the body hyper expects.
@@ -577,20 +593,23 @@ enum Rejection {
     HeadTooLarge,
     /// An `Expect` other than `100-continue`.
     ExpectationFailed,
+    /// A new HTTP/2 stream on a connection over its session memory.
+    Busy,
 }
 
 /// Node's answer to a request its parser rejects: 400 and 431 go out as
 /// Node's bare status line ([`bare`]) and close the connection; an unmet
 /// `Expect` gets Node's 417, whose empty body is chunked on a connection
-/// kept open.
+/// kept open; a stream refused for its session's memory gets 503.
 fn reject(res: &mut Response, rejection: Rejection, raw_targets: &RawTargets) {
     let status = match rejection {
         Rejection::BadRequest => 400,
         Rejection::HeadTooLarge => 431,
         Rejection::ExpectationFailed => 417,
+        Rejection::Busy => 503,
     };
     res.status(status);
-    if status != 417 {
+    if status == 400 || status == 431 {
         raw_targets.answer_bare(status);
         res.headers_mut().insert(
             http::header::CONNECTION,

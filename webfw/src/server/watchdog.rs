@@ -47,6 +47,9 @@ pub(crate) struct Activity {
     /// HTTP/2: idle connections are held to the header-read timeout only,
     /// and nothing is written on closing.
     h2: AtomicBool,
+    /// Bytes of large complete response bodies handed to the connection and
+    /// not yet written: what a client that stops reading makes us hold.
+    unsent: AtomicU64,
 }
 
 impl Activity {
@@ -54,7 +57,17 @@ impl Activity {
     pub(crate) fn set_h2(&self) {
         self.h2.store(true, Ordering::Relaxed);
     }
+
+    /// Whether the bodies this connection still holds reach `budget`: an
+    /// HTTP/2 connection then gets no new work (Node's `maxSessionMemory`).
+    pub(crate) fn over_budget(&self, budget: u64) -> bool {
+        self.unsent.load(Ordering::Relaxed) >= budget
+    }
 }
+
+/// Bodies below this size are not counted against the budget: the stream
+/// limit bounds them well enough, and the usual response pays nothing.
+const COUNTED_BODY: usize = 16 * 1024;
 
 /// One request in flight on a connection: counted when made, counted as
 /// finished when dropped (hyper drops the response body once it is written,
@@ -63,6 +76,8 @@ pub(crate) struct InFlight {
     activity: Arc<Activity>,
     /// A request with a body whose response head has not been handed over.
     awaiting_head: bool,
+    /// The body size counted in [`Activity::unsent`] until this drops.
+    unsent: u64,
 }
 
 impl InFlight {
@@ -71,6 +86,7 @@ impl InFlight {
         InFlight {
             activity: activity.clone(),
             awaiting_head: false,
+            unsent: 0,
         }
     }
 
@@ -91,6 +107,21 @@ impl InFlight {
         }
     }
 
+    /// A complete body of `len` bytes is handed to the connection: a large
+    /// one counts as unsent until the response is done with.
+    #[inline]
+    pub(crate) fn holds_body(&mut self, len: usize) {
+        if len >= COUNTED_BODY && self.unsent == 0 {
+            self.count_unsent(len as u64);
+        }
+    }
+
+    #[inline(never)]
+    fn count_unsent(&mut self, len: u64) {
+        self.unsent = len;
+        self.activity.unsent.fetch_add(len, Ordering::Relaxed);
+    }
+
     #[inline(never)]
     fn answer(&mut self) {
         self.awaiting_head = false;
@@ -103,6 +134,11 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.answered();
+        if self.unsent > 0 {
+            self.activity
+                .unsent
+                .fetch_sub(self.unsent, Ordering::Relaxed);
+        }
         self.activity.finished.fetch_add(1, Ordering::Relaxed);
     }
 }
