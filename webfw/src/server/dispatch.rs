@@ -347,10 +347,6 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
         // after `send`): let it finish, as Node does, then run its hooks.
         spawn_rest(rest);
     }
-    let mut in_flight = d.in_flight.take();
-    if let (Some(f), HeadBody::Full(b)) = (in_flight.as_mut(), &body) {
-        f.holds_body(b.len());
-    }
     let kind = match body {
         HeadBody::Full(b) => Kind::Full(Some(b)),
         HeadBody::Empty => Kind::Full(None),
@@ -359,8 +355,12 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
             chain: d.chain.take(),
         },
     };
+    let mut in_flight = d.in_flight.take();
     if let Some(f) = &mut in_flight {
         f.answered();
+        if let Kind::Full(Some(b)) = &kind {
+            f.holds_body(b.len());
+        }
     }
     let mut response = http::Response::new(ResponseBody {
         kind,

@@ -76,8 +76,9 @@ pub(crate) struct InFlight {
     activity: Arc<Activity>,
     /// A request with a body whose response head has not been handed over.
     awaiting_head: bool,
-    /// The body size counted in [`Activity::unsent`] until this drops.
-    unsent: u64,
+    /// The body size counted in [`Activity::unsent`] until this drops (a
+    /// `u32`, saturating: the struct stays two words).
+    unsent: u32,
 }
 
 impl InFlight {
@@ -112,14 +113,16 @@ impl InFlight {
     #[inline]
     pub(crate) fn holds_body(&mut self, len: usize) {
         if len >= COUNTED_BODY && self.unsent == 0 {
-            self.count_unsent(len as u64);
+            self.count_unsent(u32::try_from(len).unwrap_or(u32::MAX));
         }
     }
 
     #[inline(never)]
-    fn count_unsent(&mut self, len: u64) {
+    fn count_unsent(&mut self, len: u32) {
         self.unsent = len;
-        self.activity.unsent.fetch_add(len, Ordering::Relaxed);
+        self.activity
+            .unsent
+            .fetch_add(u64::from(len), Ordering::Relaxed);
     }
 
     #[inline(never)]
@@ -137,7 +140,7 @@ impl Drop for InFlight {
         if self.unsent > 0 {
             self.activity
                 .unsent
-                .fetch_sub(self.unsent, Ordering::Relaxed);
+                .fetch_sub(u64::from(self.unsent), Ordering::Relaxed);
         }
         self.activity.finished.fetch_add(1, Ordering::Relaxed);
     }
