@@ -3,7 +3,7 @@
 //! every request.
 
 /// Weekday names from the epoch's, 1970-01-01 (a Thursday).
-pub(crate) const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
 
 pub(crate) const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
@@ -47,6 +47,17 @@ pub(crate) fn imf_fixdate(secs: i64) -> Option<[u8; 29]> {
     Some(out)
 }
 
+/// `Date#toUTCString` of a time in whole seconds, handed to `f`: the fixed
+/// buffer of [`imf_fixdate`], or JavaScript's longer text for other years.
+/// `None` outside JavaScript's Date range.
+pub(crate) fn with_utc_string<R>(secs: i64, f: impl FnOnce(&str) -> R) -> Option<R> {
+    match imf_fixdate(secs) {
+        // Only ASCII bytes are written into the buffer.
+        Some(text) => std::str::from_utf8(&text).ok().map(f),
+        None => super::cookie::utc_string(secs as f64 * 1000.0).map(|s| f(&s)),
+    }
+}
+
 fn two(out: &mut [u8], n: u32) {
     out[0] = b'0' + (n / 10) as u8;
     out[1] = b'0' + (n % 10) as u8;
@@ -58,6 +69,13 @@ mod tests {
 
     fn text(secs: i64) -> Option<String> {
         imf_fixdate(secs).map(|b| String::from_utf8(b.to_vec()).unwrap())
+    }
+
+    #[test]
+    fn years_past_9999_take_javascripts_longer_text() {
+        let text = with_utc_string(253_402_300_800, str::to_owned).unwrap();
+        assert_eq!(text, "Sat, 01 Jan 10000 00:00:00 GMT");
+        assert_eq!(with_utc_string(0, str::len), Some(29));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use webfw_pattern::logfmt::DateFormat;
 
-use crate::http::date::{DAYS, MONTHS, civil};
+use crate::http::date::{self, MONTHS, civil};
 
 /// A short string held inline (dates, addresses, numbers): no allocation.
 #[derive(Clone, Copy)]
@@ -95,15 +95,13 @@ fn render(secs: u64) -> Second {
     let t = secs % 86_400;
     let (h, m, s) = (t / 3600, t / 60 % 60, t % 60);
     let (year, month, day) = civil(days);
-    let weekday = DAYS[days.rem_euclid(7) as usize];
     let mon = MONTHS[month - 1];
     let mut clf = SmallStr::new();
     let _ = write!(clf, "{day:02}/{mon}/{year}:{h:02}:{m:02}:{s:02} +0000");
     let mut web = SmallStr::new();
-    let _ = write!(
-        web,
-        "{weekday}, {day:02} {mon} {year} {h:02}:{m:02}:{s:02} GMT"
-    );
+    let _ = i64::try_from(secs)
+        .ok()
+        .and_then(|secs| date::with_utc_string(secs, |text| web.write_str(text)));
     let mut iso = SmallStr::new();
     let _ = write!(iso, "{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.");
     let start = UNIX_EPOCH + Duration::from_secs(secs);
