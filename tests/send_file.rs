@@ -43,18 +43,7 @@ async fn start(fx: &Fixture) -> TestServer {
 
     let r = root.clone();
     app.get(
-        "/send/:name",
-        async_handler(move |req, res| {
-            let o = opts(&r);
-            Box::pin(async move {
-                let name = name(req);
-                res.send_file(req, &name, o).await
-            })
-        }),
-    );
-    let r = root.clone();
-    app.get(
-        "/nested/*",
+        ["/send/:name", "/nested/*"],
         async_handler(move |req, res| {
             let o = opts(&r);
             Box::pin(async move {
