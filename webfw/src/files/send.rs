@@ -432,7 +432,7 @@ fn last_modified(mtime: SystemTime) -> Option<HeaderValue> {
         Ok(d) => i64::try_from(d.as_secs()).ok()?,
         Err(before) => -i64::try_from(before.duration().as_secs_f64().ceil() as u64).ok()?,
     };
-    crate::http::date::with_utc_string(secs, |text| HeaderValue::from_str(text).ok()).flatten()
+    crate::http::date::with_utc_string(secs, |text| HeaderValue::from_bytes(text).ok()).flatten()
 }
 
 /// [`content_type`] from a file system path's extension.

@@ -47,14 +47,13 @@ pub(crate) fn imf_fixdate(secs: i64) -> Option<[u8; 29]> {
     Some(out)
 }
 
-/// `Date#toUTCString` of a time in whole seconds, handed to `f`: the fixed
-/// buffer of [`imf_fixdate`], or JavaScript's longer text for other years.
-/// `None` outside JavaScript's Date range.
-pub(crate) fn with_utc_string<R>(secs: i64, f: impl FnOnce(&str) -> R) -> Option<R> {
+/// `Date#toUTCString` of a time in whole seconds, handed to `f` as ASCII
+/// bytes: the fixed buffer of [`imf_fixdate`], or JavaScript's longer text
+/// for other years. `None` outside JavaScript's Date range.
+pub(crate) fn with_utc_string<R>(secs: i64, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
     match imf_fixdate(secs) {
-        // Only ASCII bytes are written into the buffer.
-        Some(text) => std::str::from_utf8(&text).ok().map(f),
-        None => super::cookie::utc_string(secs as f64 * 1000.0).map(|s| f(&s)),
+        Some(text) => Some(f(&text)),
+        None => super::cookie::utc_string(secs as f64 * 1000.0).map(|s| f(s.as_bytes())),
     }
 }
 
@@ -73,9 +72,9 @@ mod tests {
 
     #[test]
     fn years_past_9999_take_javascripts_longer_text() {
-        let text = with_utc_string(253_402_300_800, str::to_owned).unwrap();
-        assert_eq!(text, "Sat, 01 Jan 10000 00:00:00 GMT");
-        assert_eq!(with_utc_string(0, str::len), Some(29));
+        let text = with_utc_string(253_402_300_800, |b| String::from_utf8(b.to_vec())).unwrap();
+        assert_eq!(text.unwrap(), "Sat, 01 Jan 10000 00:00:00 GMT");
+        assert_eq!(with_utc_string(0, <[u8]>::len), Some(29));
     }
 
     #[test]

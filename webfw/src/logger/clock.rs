@@ -99,9 +99,11 @@ fn render(secs: u64) -> Second {
     let mut clf = SmallStr::new();
     let _ = write!(clf, "{day:02}/{mon}/{year}:{h:02}:{m:02}:{s:02} +0000");
     let mut web = SmallStr::new();
-    let _ = i64::try_from(secs)
-        .ok()
-        .and_then(|secs| date::with_utc_string(secs, |text| web.write_str(text)));
+    let _ = i64::try_from(secs).ok().and_then(|secs| {
+        date::with_utc_string(secs, |text| {
+            web.write_str(std::str::from_utf8(text).unwrap_or_default())
+        })
+    });
     let mut iso = SmallStr::new();
     let _ = write!(iso, "{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.");
     let start = UNIX_EPOCH + Duration::from_secs(secs);
