@@ -53,13 +53,17 @@ pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOp
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
+#[cfg(feature = "tls")]
+pub use server::TlsConfig;
 pub use server::dispatch::ResponseBody;
 #[doc(hidden)]
 pub use server::fuzz_rewrite as __fuzz_sanitize;
-pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle, TlsConfig};
+pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle};
 pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
-/// [`TlsConfig::from_server_config`] by hand.
+/// [`TlsConfig::from_server_config`] by hand. Needs the `tls` feature (on by
+/// default).
+#[cfg(feature = "tls")]
 pub use tokio_rustls::rustls;
 #[cfg(feature = "tower")]
 pub use tower::tower;

@@ -22,7 +22,7 @@ use super::sanitize::RawTargets;
 use super::watchdog::Activity;
 
 /// Node's bytes for each bare answer.
-fn node_bytes(status: u16) -> &'static [u8] {
+pub(super) fn node_bytes(status: u16) -> &'static [u8] {
     match status {
         408 => b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n",
         431 => b"HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n",

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::net::{TcpListener, TcpSocket};
 
+#[cfg(feature = "tls")]
 use super::TlsConfig;
 use super::watchdog::Deadlines;
 
@@ -22,6 +23,7 @@ pub struct ListenOptions {
     pub(super) port: u16,
     pub(super) backlog: u32,
     pub(super) unix: Option<PathBuf>,
+    #[cfg(feature = "tls")]
     pub(super) tls: Option<TlsConfig>,
     pub(super) single_threaded: bool,
     pub(super) header_read_timeout: Duration,
@@ -30,7 +32,9 @@ pub struct ListenOptions {
     pub(super) shutdown_timeout: Option<Duration>,
     pub(super) max_connections: Option<usize>,
     pub(super) pipeline_flush: bool,
+    #[cfg(feature = "http2")]
     pub(super) http2_max_concurrent_streams: u32,
+    #[cfg(feature = "http2")]
     pub(super) http2_max_session_memory: usize,
     /// A socket bound by someone else ([`ListenOptions::from_listener`]).
     pub(super) given: Option<Given>,
@@ -50,6 +54,7 @@ impl ListenOptions {
             port,
             backlog: 511,
             unix: None,
+            #[cfg(feature = "tls")]
             tls: None,
             single_threaded: false,
             header_read_timeout: Duration::from_secs(60),
@@ -58,7 +63,9 @@ impl ListenOptions {
             shutdown_timeout: Some(Duration::from_secs(30)),
             max_connections: None,
             pipeline_flush: false,
+            #[cfg(feature = "http2")]
             http2_max_concurrent_streams: 100,
+            #[cfg(feature = "http2")]
             http2_max_session_memory: 10 * 1024 * 1024,
             given: None,
             reuse_port: false,
@@ -142,11 +149,13 @@ impl ListenOptions {
     }
 
     /// Serve HTTPS with this certificate (`req.secure` is then true).
+    /// Needs the `tls` feature (on by default).
     ///
     /// ```no_run
     /// let tls = webfw::TlsConfig::from_pem_files("cert.pem", "key.pem").unwrap();
     /// let opts = webfw::ListenOptions::port(443).tls(tls);
     /// ```
+    #[cfg(feature = "tls")]
     pub fn tls(mut self, tls: TlsConfig) -> Self {
         self.tls = Some(tls);
         self
@@ -269,11 +278,13 @@ impl ListenOptions {
     }
 
     /// The most concurrent streams one HTTP/2 connection may open (default
-    /// 100); further streams are refused.
+    /// 100); further streams are refused. Needs the `http2` feature (on by
+    /// default).
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).http2_max_concurrent_streams(50);
     /// ```
+    #[cfg(feature = "http2")]
     pub fn http2_max_concurrent_streams(mut self, n: u32) -> Self {
         self.http2_max_concurrent_streams = n.max(1);
         self
@@ -284,11 +295,13 @@ impl ListenOptions {
     /// out among its [concurrent streams](Self::http2_max_concurrent_streams).
     /// Complete bodies the connection holds unsent count against it too: once
     /// they reach it, new streams get 503 until the client reads. A
-    /// connection that stops answering pings is closed.
+    /// connection that stops answering pings is closed. Needs the `http2`
+    /// feature (on by default).
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).http2_max_session_memory(4 * 1024 * 1024);
     /// ```
+    #[cfg(feature = "http2")]
     pub fn http2_max_session_memory(mut self, bytes: usize) -> Self {
         self.http2_max_session_memory = bytes;
         self

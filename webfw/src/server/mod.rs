@@ -1,16 +1,23 @@
-//! hyper/tokio glue: listening on TCP (optionally TLS) or a UNIX socket,
-//! HTTP/1.1 keep-alive and HTTP/2, graceful shutdown.
+//! hyper/tokio glue: listening on TCP (optionally TLS, feature `tls`) or a
+//! UNIX socket, HTTP/1.1 keep-alive and HTTP/2 (feature `http2`), graceful
+//! shutdown.
 
 mod accept;
 mod bare;
 mod coalesce;
 pub(crate) mod dispatch;
 mod graceful;
+#[cfg(feature = "http2")]
+mod http2;
+#[cfg(not(feature = "http2"))]
+#[path = "no_http2.rs"]
+mod http2;
 mod listen;
 mod methods;
 mod pair;
 mod sanitize;
 mod signals;
+#[cfg(feature = "tls")]
 mod tls;
 mod watchdog;
 
@@ -18,11 +25,10 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::time::Duration;
 
 use hyper::body::Incoming;
-use hyper::server::conn::{http1, http2};
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -39,6 +45,7 @@ use watchdog::{Activity, InFlight, Watchdog};
 pub use listen::ListenOptions;
 #[doc(hidden)]
 pub use sanitize::fuzz_rewrite;
+#[cfg(feature = "tls")]
 pub use tls::TlsConfig;
 
 /// Node's limit on the size of a request head: larger heads get 431.
@@ -273,6 +280,7 @@ async fn accept_loop<L: Accept>(
     let graceful = graceful::Graceful::default();
     let watchdog = Watchdog::start(opts.deadlines());
     let builders = Arc::new(Builders::new(&opts));
+    #[cfg(feature = "tls")]
     let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
     let mut backoff = accept::Backoff::default();
     loop {
@@ -310,26 +318,17 @@ async fn accept_loop<L: Accept>(
             builders: builders.clone(),
             watcher: graceful.watcher(),
         };
+        #[cfg(feature = "tls")]
         let acceptor = tls.clone();
         let task = tokio::spawn(async move {
             // Dropped when the task ends, however it ends: the watch list
             // holds nothing of a finished connection.
             let _listed = listed;
-            match acceptor {
-                None => conn.serve(stream, false, false).await,
-                // Boxed: the handshake's and the TLS stream's state would
-                // otherwise size every connection's task (~5 KiB more each).
-                Some(acceptor) => {
-                    Box::pin(async move {
-                        let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
-                        if let Some(Ok(stream)) = handshake.await {
-                            let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
-                            conn.serve(stream, true, h2).await;
-                        }
-                    })
-                    .await
-                }
+            #[cfg(feature = "tls")]
+            if let Some(acceptor) = acceptor {
+                return tls::serve(conn, acceptor, stream).await;
             }
+            conn.serve(stream, false, false).await
         });
         watchdog.attach(id, task.abort_handle());
     }
@@ -360,12 +359,10 @@ struct Builders {
     /// on the stack: Node accepts up to 2000 headers, and hyper's parser for
     /// that many allocates 128 KiB per request.
     h1_many_headers: http1::Builder,
-    h2: http2::Builder<TokioExecutor>,
+    #[cfg(feature = "http2")]
+    h2: http2::Builder,
     /// [`ListenOptions::pipeline_flush`].
     pipeline_flush: bool,
-    /// [`ListenOptions::http2_max_session_memory`]: an HTTP/2 connection
-    /// holding this much of unsent bodies gets 503 for new streams.
-    session_memory: u64,
 }
 
 impl Builders {
@@ -380,21 +377,12 @@ impl Builders {
             .max_headers(sanitize::MANY_HEADER_LINES);
         let mut h1_many_headers = h1.clone();
         h1_many_headers.max_headers(2000);
-        let mut h2 = http2::Builder::new(TokioExecutor::new());
-        let streams = opts.http2_max_concurrent_streams;
-        let per_stream = opts.http2_max_session_memory / streams as usize;
-        h2.timer(TokioTimer::new())
-            .max_concurrent_streams(streams)
-            .max_send_buf_size(per_stream.max(16 * 1024))
-            // A client that stops reading stops answering pings too.
-            .keep_alive_interval(Some(Duration::from_secs(10)))
-            .keep_alive_timeout(Duration::from_secs(20));
         Builders {
             h1,
             h1_many_headers,
-            h2,
+            #[cfg(feature = "http2")]
+            h2: http2::Builder::new(opts),
             pipeline_flush: opts.pipeline_flush,
-            session_memory: opts.http2_max_session_memory as u64,
         }
     }
 }
@@ -410,8 +398,8 @@ struct Conn {
 
 impl Conn {
     /// Serves the connection until it closes: HTTP/2 when ALPN chose it or
-    /// the client starts with the HTTP/2 preface (prior knowledge), else
-    /// HTTP/1.1.
+    /// the client starts with the HTTP/2 preface (prior knowledge; refused
+    /// without the `http2` feature), else HTTP/1.1.
     async fn serve<I>(self, stream: I, secure: bool, alpn_h2: bool)
     where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
@@ -430,22 +418,24 @@ impl Conn {
                 _ => return,
             }
         };
-        let activity = self.activity.clone();
         let service = service(
             self.app,
             self.peer,
             secure,
-            self.activity,
+            self.activity.clone(),
             raw_targets,
-            self.builders.session_memory,
         );
         let h1 = match sniffed {
+            #[cfg(feature = "http2")]
             Sniffed::Http2 => {
-                activity.set_h2();
-                let conn = self.builders.h2.serve_connection(TokioIo::new(io), service);
+                let h2 = &self.builders.h2;
+                self.activity.set_h2(h2.session_memory);
+                let conn = h2.hyper.serve_connection(TokioIo::new(io), service);
                 let _ = self.watcher.watch(conn).await;
                 return;
             }
+            #[cfg(not(feature = "http2"))]
+            Sniffed::Http2 => return http2::refuse(io).await,
             Sniffed::Http1 { many_headers: true } => &self.builders.h1_many_headers,
             Sniffed::Http1 {
                 many_headers: false,
@@ -474,7 +464,6 @@ fn service(
     secure: bool,
     activity: Arc<Activity>,
     raw_targets: Arc<RawTargets>,
-    session_memory: u64,
 ) -> impl hyper::service::Service<
     http::Request<Incoming>,
     Response = dispatch::HyperResponse,
@@ -518,9 +507,7 @@ fn service(
         let rejected = if parts.version >= http::Version::HTTP_2 {
             // Node refuses new streams once a session holds its
             // `maxSessionMemory`: a client that stops reading gets no more.
-            activity
-                .over_budget(session_memory)
-                .then_some(Rejection::Busy)
+            activity.over_budget().then_some(Rejection::Busy)
         } else {
             // The read shim may have left this head to hyper: it goes on
             // from the body hyper expects.

@@ -1,15 +1,19 @@
-//! HTTPS through rustls.
+//! HTTPS through rustls (feature `tls`).
 
 use std::io;
 use std::path::Path;
+use std::pin::Pin;
 use std::sync::Arc;
 
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
 use tokio_rustls::rustls::pki_types::pem::{self, PemObject};
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 /// A certificate chain and private key for HTTPS.
+///
+/// Needs the `tls` feature (on by default).
 ///
 /// ```no_run
 /// let tls = webfw::TlsConfig::from_pem_files("cert.pem", "key.pem").unwrap();
@@ -58,7 +62,7 @@ impl TlsConfig {
             .with_no_client_auth()
             .with_single_cert(certs, key)
             .map_err(io::Error::other)?;
-        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        config.alpn_protocols = ALPN.iter().map(|p| p.to_vec()).collect();
         Ok(TlsConfig::from_server_config(Arc::new(config)))
     }
 
@@ -66,8 +70,10 @@ impl TlsConfig {
     /// (mTLS), several certificates chosen by SNI, a resolver that reloads
     /// them, other protocol versions or cipher suites. Its ALPN list is kept
     /// as it is: include `h2` for HTTP/2 over TLS (the PEM constructors offer
-    /// `h2` and `http/1.1`). [`webfw::rustls`](crate::rustls) is the rustls
-    /// version webfw is built with.
+    /// `h2` and `http/1.1`; only `http/1.1` without the `http2` feature,
+    /// which answers a client that chose `h2` with a 400).
+    /// [`webfw::rustls`](crate::rustls) is the rustls version webfw is built
+    /// with.
     ///
     /// ```no_run
     /// use std::sync::Arc;
@@ -105,6 +111,32 @@ impl TlsConfig {
     pub(crate) fn acceptor(&self) -> TlsAcceptor {
         TlsAcceptor::from(self.config.clone())
     }
+}
+
+/// The protocols the PEM constructors offer through ALPN.
+#[cfg(feature = "http2")]
+const ALPN: &[&[u8]] = &[b"h2", b"http/1.1"];
+#[cfg(not(feature = "http2"))]
+const ALPN: &[&[u8]] = &[b"http/1.1"];
+
+/// Serves a connection to a TLS listener: the handshake, then HTTP/2 when
+/// ALPN chose it, else HTTP/1.1. Boxed: the handshake's and the TLS stream's
+/// state would otherwise size every connection's task (~5 KiB more each).
+pub(super) fn serve<I>(
+    conn: super::Conn,
+    acceptor: TlsAcceptor,
+    stream: I,
+) -> Pin<Box<impl Future<Output = ()> + Send>>
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    Box::pin(async move {
+        let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
+        if let Some(Ok(stream)) = handshake.await {
+            let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
+            conn.serve(stream, true, h2).await;
+        }
+    })
 }
 
 fn pem_error(e: pem::Error) -> io::Error {

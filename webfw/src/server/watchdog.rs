@@ -46,27 +46,48 @@ pub(crate) struct Activity {
     pub(super) send_408: AtomicBool,
     /// HTTP/2: idle connections are held to the header-read timeout only,
     /// and nothing is written on closing.
+    #[cfg(feature = "http2")]
     h2: AtomicBool,
     /// Bytes of large complete response bodies handed to the connection and
     /// not yet written: what a client that stops reading makes us hold.
+    #[cfg(feature = "http2")]
     unsent: AtomicU64,
+    /// How many `unsent` bytes an HTTP/2 connection may hold
+    /// ([`crate::ListenOptions::http2_max_session_memory`]).
+    #[cfg(feature = "http2")]
+    session_memory: AtomicU64,
 }
 
 impl Activity {
-    /// Marks the connection as HTTP/2.
-    pub(crate) fn set_h2(&self) {
+    /// Marks the connection as HTTP/2, holding at most `session_memory`
+    /// bytes of unsent bodies.
+    #[cfg(feature = "http2")]
+    pub(crate) fn set_h2(&self, session_memory: u64) {
+        self.session_memory.store(session_memory, Ordering::Relaxed);
         self.h2.store(true, Ordering::Relaxed);
     }
 
-    /// Whether the bodies this connection still holds reach `budget`: an
-    /// HTTP/2 connection then gets no new work (Node's `maxSessionMemory`).
-    pub(crate) fn over_budget(&self, budget: u64) -> bool {
-        self.unsent.load(Ordering::Relaxed) >= budget
+    /// Whether the connection speaks HTTP/2 (never without the feature).
+    fn is_h2(&self) -> bool {
+        #[cfg(feature = "http2")]
+        return self.h2.load(Ordering::Relaxed);
+        #[cfg(not(feature = "http2"))]
+        false
+    }
+
+    /// Whether the bodies this HTTP/2 connection still holds reach its
+    /// session memory: it then gets no new work (Node's `maxSessionMemory`).
+    pub(crate) fn over_budget(&self) -> bool {
+        #[cfg(feature = "http2")]
+        return self.unsent.load(Ordering::Relaxed) >= self.session_memory.load(Ordering::Relaxed);
+        #[cfg(not(feature = "http2"))]
+        false
     }
 }
 
 /// Bodies below this size are not counted against the budget: the stream
 /// limit bounds them well enough, and the usual response pays nothing.
+#[cfg(feature = "http2")]
 const COUNTED_BODY: usize = 16 * 1024;
 
 /// One request in flight on a connection: counted when made, counted as
@@ -78,6 +99,7 @@ pub(crate) struct InFlight {
     awaiting_head: bool,
     /// The body size counted in [`Activity::unsent`] until this drops (a
     /// `u32`, saturating: the struct stays two words).
+    #[cfg(feature = "http2")]
     unsent: u32,
 }
 
@@ -87,6 +109,7 @@ impl InFlight {
         InFlight {
             activity: activity.clone(),
             awaiting_head: false,
+            #[cfg(feature = "http2")]
             unsent: 0,
         }
     }
@@ -110,6 +133,7 @@ impl InFlight {
 
     /// A complete body of `len` bytes is handed to the connection: a large
     /// one counts as unsent until the response is done with.
+    #[cfg(feature = "http2")]
     #[inline]
     pub(crate) fn holds_body(&mut self, len: usize) {
         if len >= COUNTED_BODY && self.unsent == 0 {
@@ -117,6 +141,12 @@ impl InFlight {
         }
     }
 
+    /// Only HTTP/2 sessions have a memory budget to count bodies against.
+    #[cfg(not(feature = "http2"))]
+    #[inline(always)]
+    pub(crate) fn holds_body(&mut self, _len: usize) {}
+
+    #[cfg(feature = "http2")]
     #[inline(never)]
     fn count_unsent(&mut self, len: u32) {
         self.unsent = len;
@@ -137,6 +167,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.answered();
+        #[cfg(feature = "http2")]
         if self.unsent > 0 {
             self.activity
                 .unsent
@@ -226,7 +257,7 @@ impl Watched {
         // it, so that tick does not count.
         if idle && started == self.seen {
             self.quiet += 1;
-            let h2 = a.h2.load(Ordering::Relaxed);
+            let h2 = a.is_h2();
             let limit = if started == 0 || h2 {
                 limits.header
             } else {
@@ -243,7 +274,7 @@ impl Watched {
         if bodied != a.bodied_answered.load(Ordering::Relaxed) && bodied == self.seen_bodied {
             self.waiting += 1;
             if self.waiting >= limits.request {
-                return self.close(!a.h2.load(Ordering::Relaxed));
+                return self.close(!a.is_h2());
             }
         } else {
             self.waiting = 0;

@@ -1,0 +1,47 @@
+//! Without the `http2` feature: a connection that opens with the HTTP/2
+//! preface (or chose `h2` through ALPN, from a hand-built rustls config) gets
+//! what a Node HTTP/1.1 server answers to it. llhttp rejects
+//! `PRI * HTTP/2.0` with Node's bare 400 and the connection closes; hyper's
+//! HTTP/1 parser would close it without a word.
+
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+
+use super::bare;
+
+/// Answers the preface with Node's 400 and closes the connection.
+pub(super) async fn refuse(mut io: impl AsyncWrite + Unpin) {
+    let _ = io.write_all(bare::node_bytes(400)).await;
+    let _ = io.shutdown().await;
+}
+
+// The module only exists without `http2`.
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tokio::io::AsyncReadExt;
+
+    use super::super::bare::Bare;
+    use super::super::sanitize::{RawTargets, Sanitize, Sniffed};
+    use super::super::watchdog::Activity;
+    use super::*;
+
+    #[tokio::test]
+    async fn the_preface_gets_a_bare_400_and_the_connection_closes() {
+        let (mut client, server) = tokio::io::duplex(1024);
+        // The preface and an empty SETTINGS frame, as curl sends them.
+        let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+        client.write_all(preface).await.unwrap();
+        let raw = Arc::new(RawTargets::default());
+        let bare = Bare::new(server, Arc::new(Activity::default()), raw.clone());
+        let mut io = Sanitize::new(bare, raw);
+        assert_eq!(io.sniff().await.unwrap(), Sniffed::Http2);
+        refuse(io).await;
+        let mut answer = Vec::new();
+        client.read_to_end(&mut answer).await.unwrap();
+        assert_eq!(
+            answer,
+            b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"
+        );
+    }
+}
