@@ -9,11 +9,10 @@ pub(crate) mod dispatch;
 mod graceful;
 #[cfg(feature = "http2")]
 mod http2;
-#[cfg(not(feature = "http2"))]
-#[path = "no_http2.rs"]
-mod http2;
 mod listen;
 mod methods;
+#[cfg(not(feature = "http2"))]
+mod no_http2;
 mod pair;
 mod sanitize;
 mod signals;
@@ -435,7 +434,7 @@ impl Conn {
                 return;
             }
             #[cfg(not(feature = "http2"))]
-            Sniffed::Http2 => return http2::refuse(io).await,
+            Sniffed::Http2 => return no_http2::refuse(io).await,
             Sniffed::Http1 { many_headers: true } => &self.builders.h1_many_headers,
             Sniffed::Http1 {
                 many_headers: false,
