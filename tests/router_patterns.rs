@@ -349,3 +349,28 @@ async fn undecodable_param_skips_later_routes_and_reaches_error_handlers() {
     assert_eq!(res.status, 400);
     assert_eq!(res.text(), "400 Failed to decode param '%E0%A4%A'");
 }
+
+/// The second of top-level alternatives is not anchored (path-to-regexp
+/// binds `^` to the first), so `app.use("p|!!")` matches the `!!` of
+/// `/Ļ!!`, and Express would strip `match[0].length` characters. What
+/// follows them is no `/` or `.`, so the layer does not apply, as in
+/// Express; here the length even ends inside `Ļ`, which must not be cut.
+#[tokio::test]
+async fn an_unanchored_alternative_matching_mid_path_is_no_mount() {
+    let mut app = webfw::app();
+    app.use_(|req: &mut Request, _: &mut Response| {
+        req.set_url("/Ļ!!");
+        next()
+    });
+    app.use_at("p|!!", |_: &mut Request, res: &mut Response| {
+        res.send("mounted")
+    });
+    app.use_(|req: &mut Request, res: &mut Response| {
+        let body = format!("after {}", req.path());
+        res.send(body)
+    });
+    let srv = TestServer::start(app).await;
+    let res = srv.get("/").await;
+    assert_eq!(res.status, 200);
+    assert_eq!(res.text(), "after /Ļ!!");
+}

@@ -732,3 +732,15 @@ fn patterns_are_send_sync_and_clone() {
     fn assert_send_sync<T: Send + Sync + Clone>() {}
     assert_send_sync::<Pattern>();
 }
+
+/// path-to-regexp's `^` binds only the first of top-level alternatives: the
+/// second may match inside the path, and `len` is then the length of the
+/// matched text (JavaScript's `match[0].length`, which Express strips), not
+/// where the match ends, so it need not fall on a character boundary.
+#[test]
+fn unanchored_alternative_len_is_the_matched_text_length() {
+    let p = mw("p|!!");
+    assert_eq!(p.matches("/Ļ!!").map(|m| m.len), Some(2));
+    assert!(!"/Ļ!!".is_char_boundary(2));
+    assert_eq!(p.matches("p/x").map(|m| m.len), Some(1));
+}
