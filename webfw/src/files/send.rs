@@ -7,7 +7,7 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
 use bytes::Bytes;
 use http::HeaderValue;
@@ -160,7 +160,7 @@ pub(crate) fn respond(
     }
     hook(res, path, meta);
     let size = meta.len();
-    let mtime = meta.modified().unwrap_or(UNIX_EPOCH);
+    let mtime_ms = crate::http::date::node_mtime_ms(meta.modified().unwrap_or(UNIX_EPOCH));
     let h = res.headers_mut();
     // Nothing but X-Powered-By yet (the usual case): send's headers go in
     // without a look for each.
@@ -173,15 +173,12 @@ pub(crate) fn respond(
     }
     if cfg.last_modified
         && (bare || !h.contains_key(LAST_MODIFIED))
-        && let Some(v) = last_modified(mtime)
+        && let Some(v) = last_modified(mtime_ms)
     {
         h.insert(LAST_MODIFIED, v);
     }
     if cfg.etag && (bare || !h.contains_key(ETAG)) {
-        let ms = mtime
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
-        h.insert(ETAG, stat_etag(size, ms as u64));
+        h.insert(ETAG, stat_etag(size, mtime_ms));
     }
     if bare || !h.contains_key(CONTENT_TYPE) {
         h.insert(CONTENT_TYPE, content_type_of(path));
@@ -407,9 +404,10 @@ fn range_fresh(if_range: Option<&str>, res: &Response) -> bool {
     }
 }
 
-/// `W/"<size hex>-<mtime ms hex>"` (the `etag` package's stat tag),
+/// `W/"<size hex>-<mtime ms hex>"` (the `etag` package's stat tag; a time
+/// before 1970 is `-` and the hex, as JavaScript's `toString(16)` writes it),
 /// written without the formatting machinery.
-fn stat_etag(size: u64, ms: u64) -> HeaderValue {
+fn stat_etag(size: u64, ms: i64) -> HeaderValue {
     fn hex(out: &mut Vec<u8>, n: u64) {
         let digits = (64 - n.leading_zeros()).div_ceil(4).max(1);
         for i in (0..digits).rev() {
@@ -420,18 +418,18 @@ fn stat_etag(size: u64, ms: u64) -> HeaderValue {
     v.extend_from_slice(b"W/\"");
     hex(&mut v, size);
     v.push(b'-');
-    hex(&mut v, ms);
+    if ms < 0 {
+        v.push(b'-');
+    }
+    hex(&mut v, ms.unsigned_abs());
     v.push(b'"');
     HeaderValue::from_maybe_shared(Bytes::from(v))
         .unwrap_or_else(|_| HeaderValue::from_static("W/\"0-0\""))
 }
 
-/// `stat.mtime.toUTCString()`, to the second.
-fn last_modified(mtime: SystemTime) -> Option<HeaderValue> {
-    let secs = match mtime.duration_since(UNIX_EPOCH) {
-        Ok(d) => i64::try_from(d.as_secs()).ok()?,
-        Err(before) => -i64::try_from(before.duration().as_secs_f64().ceil() as u64).ok()?,
-    };
+/// `stat.mtime.toUTCString()` of the rounded time, to the second.
+fn last_modified(mtime_ms: i64) -> Option<HeaderValue> {
+    let secs = mtime_ms.div_euclid(1000);
     crate::http::date::with_utc_string(secs, |text| HeaderValue::from_bytes(text).ok()).flatten()
 }
 
@@ -518,8 +516,10 @@ mod tests {
             "application/json; charset=UTF-8"
         );
         for (size, ms) in [(0, 0), (32, 1_577_836_800_000), (u64::MAX, 1)] {
-            let want = crate::http::etag::stat_tag(size, u128::from(ms));
+            let want = crate::http::etag::stat_tag(size, ms as u128);
             assert_eq!(stat_etag(size, ms), want.as_str());
         }
+        // etag(stat) in Node for a file of 1969-12-31 23:59:58.5004.
+        assert_eq!(stat_etag(0, -1_500), r#"W/"0--5dc""#);
     }
 }

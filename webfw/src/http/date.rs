@@ -57,6 +57,30 @@ pub(crate) fn with_utc_string<R>(secs: i64, f: impl FnOnce(&[u8]) -> R) -> Optio
     }
 }
 
+/// A file time as Node's `stat.mtime.getTime()`: Node adds seconds and
+/// nanoseconds in a double (`mtimeMs = sec * 1e3 + nsec / 1e6`) and the
+/// `Date` rounds it half up, so `.0004999` ms past a second becomes 1 ms
+/// (the sum rounds to `.5` first). `send`'s ETag and Last-Modified start
+/// from this value; truncating gives another ETag for about half of all files.
+pub(crate) fn node_mtime_ms(t: std::time::SystemTime) -> i64 {
+    let (sec, nsec) = match t.duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => (d.as_secs() as i64, d.subsec_nanos()),
+        // libuv's timespec before 1970: a negative second, nanoseconds after it.
+        Err(e) => {
+            let d = e.duration();
+            let sec = -(d.as_secs() as i64);
+            match d.subsec_nanos() {
+                0 => (sec, 0),
+                n => (sec - 1, 1_000_000_000 - n),
+            }
+        }
+    };
+    let ms = sec as f64 * 1000.0 + f64::from(nsec) / 1e6;
+    let floor = ms.floor();
+    // Math.round: halves go up (towards +infinity), also below zero.
+    (if ms - floor >= 0.5 { floor + 1.0 } else { floor }) as i64
+}
+
 fn two(out: &mut [u8], n: u32) {
     out[0] = b'0' + (n / 10) as u8;
     out[1] = b'0' + (n % 10) as u8;
@@ -93,6 +117,35 @@ mod tests {
             "Sat, 01 Jan 0000 00:00:00 GMT"
         );
         assert_eq!(text(-62_167_219_201), None);
+    }
+
+    /// Each case: the file time as `touch -d` set it, then what Node 20
+    /// printed for `fs.statSync(f).mtime.getTime()` (`mtimeMs` in brackets).
+    #[test]
+    fn file_times_round_as_node_does() {
+        use std::time::{Duration, UNIX_EPOCH};
+        let after = |s: u64, ns: u32| UNIX_EPOCH + Duration::new(s, ns);
+        let before = |s: u64, ns: u32| UNIX_EPOCH - Duration::new(s, ns);
+        let cases = [
+            // 2026-01-01 00:00:00.0004999 (1767225600000.5)
+            (after(1_767_225_600, 499_900), 1_767_225_600_001),
+            // 2026-01-01 00:00:00.0005 (1767225600000.5)
+            (after(1_767_225_600, 500_000), 1_767_225_600_001),
+            // 2026-01-01 00:00:00.9995 (1767225600999.5): the next second
+            (after(1_767_225_600, 999_500_000), 1_767_225_601_000),
+            // 2026-01-01 00:00:59.99951 (1767225659999.51)
+            (after(1_767_225_659, 999_510_000), 1_767_225_660_000),
+            // 2026-03-04 05:06:07.123456789 (1772600767123.4568)
+            (after(1_772_600_767, 123_456_789), 1_772_600_767_123),
+            // 1969-12-31 23:59:59.9995 (-0.5)
+            (before(0, 500_000), 0),
+            // 1969-12-31 23:59:58.5004 (-1499.6)
+            (before(1, 499_600_000), -1_500),
+            (UNIX_EPOCH, 0),
+        ];
+        for (t, want) in cases {
+            assert_eq!(node_mtime_ms(t), want, "{t:?}");
+        }
     }
 
     #[test]
