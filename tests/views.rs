@@ -552,3 +552,46 @@ async fn minijinja_errors_go_to_next() {
     assert_eq!(inc.status, 500);
     assert!(inc.text().contains("nope.html"), "{}", inc.text());
 }
+
+#[tokio::test]
+async fn minijinja_escapes_views_of_any_extension_unless_turned_off() {
+    use webfw::view::{Escape, MiniJinja};
+    let dir = temp_dir("jinja-escape");
+    for ext in ["ejs", "hbs", "tpl", "txt"] {
+        write(&dir, &format!("page.{ext}"), "<p>{{ name }}</p>\n");
+    }
+    let mut app = webfw::app();
+    app.set("views", dir.as_path());
+    // The trap of the issue: a user's own environment, minijinja's defaults.
+    app.engine("ejs", MiniJinja::from_env(webfw::minijinja::Environment::new()));
+    app.engine("hbs", MiniJinja::new());
+    app.engine(
+        "tpl",
+        MiniJinja::new()
+            .escape(Escape::Ejs)
+            .keep_trailing_newline(true),
+    );
+    app.engine(
+        "txt",
+        MiniJinja::from_env(webfw::minijinja::Environment::new()).escape(Escape::Environment),
+    );
+    let name = json!({ "name": "<img src=x onerror='a()'>/" });
+    app.get("/ejs", Render("page.ejs", name.clone()));
+    app.get("/hbs", Render("page.hbs", name.clone()));
+    app.get("/tpl", Render("page.tpl", name.clone()));
+    app.get("/txt", Render("page.txt", name));
+    let server = TestServer::start(app).await;
+    let minijinja = "<p>&lt;img src=x onerror=&#x27;a()&#x27;&gt;&#x2f;</p>";
+    assert_eq!(server.get("/ejs").await.text(), minijinja);
+    assert_eq!(server.get("/hbs").await.text(), minijinja);
+    // EJS 3's `<%= name %>`, its newline kept.
+    assert_eq!(
+        server.get("/tpl").await.text(),
+        "<p>&lt;img src=x onerror=&#39;a()&#39;&gt;/</p>\n"
+    );
+    // Escaping turned off knowingly: minijinja's rule escapes no `.txt`.
+    assert_eq!(
+        server.get("/txt").await.text(),
+        "<p><img src=x onerror='a()'>/</p>"
+    );
+}

@@ -65,6 +65,16 @@ pub use session::session;
 /// default).
 #[cfg(feature = "tls")]
 pub use tokio_rustls::rustls;
+/// The minijinja version [`view::MiniJinja`] is built on, for the
+/// `Environment` given to [`view::MiniJinja::from_env`] without a version
+/// pinned by hand. Needs the `minijinja` feature (on by default).
+#[cfg(feature = "minijinja")]
+pub use minijinja;
+/// The redis version [`session::RedisStore`] is built on, for a client the
+/// app shares with its sessions without a version pinned by hand. Needs the
+/// `redis` feature.
+#[cfg(feature = "redis")]
+pub use redis;
 #[cfg(feature = "tower")]
 pub use tower::tower;
 

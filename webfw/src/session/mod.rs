@@ -39,7 +39,7 @@ pub use memory::MemoryStore;
 pub use middleware::SessionMiddleware;
 pub use options::{SessionOptions, Unset};
 #[cfg(feature = "redis")]
-pub use redis::{RedisStore, RedisStoreOptions};
+pub use self::redis::{RedisStore, RedisStoreOptions};
 pub use store::{SessionRecord, SessionStore};
 
 /// `session(options)`: the session middleware.

@@ -3,7 +3,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use minijinja::value::Serde;
-use minijinja::{AutoEscape, Environment, ErrorKind};
+use minijinja::{AutoEscape, Environment, ErrorKind, Output, State, Value};
 
 use super::{Engine, Locals, ViewFile, read_view};
 use crate::error::Error;
@@ -15,6 +15,14 @@ use crate::error::Error;
 /// relative to the `views` directories, searched in order (`"layout.html"`,
 /// `"partials/nav.html"`); names with `..` or a leading `/` are not found.
 /// Each compiled view keeps the templates it loaded while `view cache` is on.
+///
+/// Every `{{ value }}` is HTML-escaped, whatever the view's extension
+/// (`{{ value|safe }}` opts out), unless the app chooses otherwise with
+/// [`MiniJinja::escape`]. Coming from EJS, two differences show in the
+/// output: minijinja's escaping also turns `/` into `&#x2f;` and writes
+/// `"` and `'` as `&quot;` and `&#x27;` (EJS: `&#34;`, `&#39;`, `/` kept),
+/// and minijinja drops the template's last newline where EJS keeps it.
+/// [`Escape::Ejs`] and [`MiniJinja::keep_trailing_newline`] give EJS's output.
 ///
 /// ```no_run
 /// use webfw::prelude::*;
@@ -33,6 +41,33 @@ use crate::error::Error;
 #[derive(Clone)]
 pub struct MiniJinja {
     base: Environment<'static>,
+    escape: Escape,
+}
+
+/// How [`MiniJinja`] escapes the values a view prints (`{{ value }}`):
+/// [`MiniJinja::escape`].
+///
+/// ```
+/// use webfw::view::{Escape, MiniJinja};
+/// let mut app = webfw::app();
+/// app.engine("ejs", MiniJinja::new().escape(Escape::Ejs).keep_trailing_newline(true));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Escape {
+    /// minijinja's HTML escaping in every view, whatever its extension:
+    /// `&`, `<`, `>`, `"`, `'` and `/` (the default).
+    #[default]
+    Html,
+    /// EJS's `<%= %>` escaping in every view: `&`, `<`, `>`, `"` and `'` as
+    /// `&amp;`, `&lt;`, `&gt;`, `&#34;` and `&#39;`; `/` stays. It replaces
+    /// the environment's formatter.
+    Ejs,
+    /// The environment's own rules: the callback given to
+    /// `Environment::set_auto_escape_callback`, or minijinja's default, which
+    /// escapes `.html`, `.htm` and `.xml` views only. This is how an app turns
+    /// escaping off for its other views, knowingly.
+    Environment,
 }
 
 impl std::fmt::Debug for MiniJinja {
@@ -56,16 +91,15 @@ impl MiniJinja {
     /// app.engine("html", webfw::view::MiniJinja::new());
     /// ```
     pub fn new() -> MiniJinja {
-        let mut env = Environment::new();
-        env.set_auto_escape_callback(|_| AutoEscape::Html);
-        MiniJinja { base: env }
+        MiniJinja::from_env(Environment::new())
     }
 
     /// An engine built on your own environment: its filters, functions,
-    /// globals, syntax and auto-escape rules apply to every view, and the
-    /// templates you added stay available to `{% include %}` and
-    /// `{% import %}`. Its loader is replaced by one reading the `views`
-    /// directories.
+    /// globals and syntax apply to every view, and the templates you added
+    /// stay available to `{% include %}` and `{% import %}`. Its loader is
+    /// replaced by one reading the `views` directories. Views are
+    /// HTML-escaped whatever their extension; `.escape(Escape::Environment)`
+    /// hands escaping back to the environment's own auto-escape rules.
     ///
     /// ```
     /// let mut env = minijinja::Environment::new();
@@ -75,8 +109,63 @@ impl MiniJinja {
     /// app.engine("jinja", webfw::view::MiniJinja::from_env(env));
     /// ```
     pub fn from_env(env: Environment<'static>) -> MiniJinja {
-        MiniJinja { base: env }
+        MiniJinja {
+            base: env,
+            escape: Escape::Html,
+        }
     }
+
+    /// How printed values are escaped (see [`Escape`]); HTML by default.
+    ///
+    /// ```
+    /// use webfw::view::{Escape, MiniJinja};
+    /// // Plain-text mail templates: nothing to escape, said explicitly.
+    /// let mut env = minijinja::Environment::new();
+    /// env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    /// let engine = MiniJinja::from_env(env).escape(Escape::Environment);
+    /// ```
+    pub fn escape(mut self, escape: Escape) -> MiniJinja {
+        self.escape = escape;
+        self
+    }
+
+    /// Keeps a view's last newline in the output, as EJS does (minijinja,
+    /// like Jinja2, drops one trailing newline by default).
+    ///
+    /// ```
+    /// let engine = webfw::view::MiniJinja::new().keep_trailing_newline(true);
+    /// ```
+    pub fn keep_trailing_newline(mut self, keep: bool) -> MiniJinja {
+        let mut syntax = self.base.syntax().to_builder();
+        // Rebuilding a configuration that was already valid cannot fail.
+        if let Ok(syntax) = syntax.keep_trailing_newline(keep).build() {
+            self.base.set_syntax(syntax);
+        }
+        self
+    }
+}
+
+/// EJS's `escapeXML` as a minijinja formatter: safe values and views whose
+/// escaping is off print as they are.
+fn ejs_formatter(out: &mut Output, state: &mut State, value: &Value) -> Result<(), minijinja::Error> {
+    if value.is_safe() || *state.auto_escape() == AutoEscape::None {
+        return minijinja::escape_formatter(out, state, value);
+    }
+    let text = value.to_string();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(['&', '<', '>', '"', '\'']) {
+        out.write_str(&rest[..i])?;
+        out.write_str(match rest.as_bytes()[i] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&#34;",
+            _ => "&#39;",
+        })?;
+        rest = &rest[i + 1..];
+    }
+    out.write_str(rest)?;
+    Ok(())
 }
 
 /// A view compiled by [`MiniJinja`]: its own environment holding the view and
@@ -106,6 +195,14 @@ impl Engine for MiniJinja {
 
     fn compile(&self, view: &ViewFile<'_>) -> Result<MiniJinjaTemplate, Error> {
         let mut env = self.base.clone();
+        match self.escape {
+            Escape::Html => env.set_auto_escape_callback(|_| AutoEscape::Html),
+            Escape::Ejs => {
+                env.set_auto_escape_callback(|_| AutoEscape::Html);
+                env.set_formatter(ejs_formatter);
+            }
+            Escape::Environment => {}
+        }
         let roots = view.roots().to_vec();
         env.set_loader(move |name| load(&roots, name));
         let name = template_name(view.path(), view.roots());
@@ -183,6 +280,51 @@ mod tests {
         let mut locals = Locals::new();
         locals.insert("name".into(), "<b>&".into());
         assert_eq!(engine.render(&t, &locals).unwrap(), "<p>&lt;b&gt;&amp;</p>");
+    }
+
+    fn render(engine: &MiniJinja, path: &str, source: &str, name: &str) -> String {
+        let view = ViewFile {
+            name: "t",
+            path: Path::new(path),
+            roots: &[PathBuf::from("/v")],
+            source,
+        };
+        let t = engine.compile(&view).unwrap();
+        let mut locals = Locals::new();
+        locals.insert("name".into(), name.into());
+        engine.render(&t, &locals).unwrap()
+    }
+
+    #[test]
+    fn a_users_own_environment_escapes_every_extension_too() {
+        let engine = MiniJinja::from_env(Environment::new());
+        for path in ["/v/t.ejs", "/v/t.hbs", "/v/t.tpl", "/v/t.html"] {
+            assert_eq!(
+                render(&engine, path, "{{ name }}", "<i>"),
+                "&lt;i&gt;",
+                "{path}"
+            );
+        }
+        // Turned off explicitly: minijinja's own rule (by extension) applies.
+        let engine = engine.escape(Escape::Environment);
+        assert_eq!(render(&engine, "/v/t.tpl", "{{ name }}", "<i>"), "<i>");
+        assert_eq!(render(&engine, "/v/t.html", "{{ name }}", "<i>"), "&lt;i&gt;");
+    }
+
+    #[test]
+    fn ejs_escaping_and_last_newline() {
+        let text = r#"<a href="/x?a=1&b='2'">"#;
+        let html = MiniJinja::new();
+        assert_eq!(
+            render(&html, "/v/t.ejs", "{{ name }}\n", text),
+            "&lt;a href=&quot;&#x2f;x?a=1&amp;b=&#x27;2&#x27;&quot;&gt;"
+        );
+        // What `<%= name %>` gives in EJS 3.
+        let ejs = MiniJinja::new().escape(Escape::Ejs).keep_trailing_newline(true);
+        assert_eq!(
+            render(&ejs, "/v/t.ejs", "{{ name }}|{{ name|safe }}\n", text),
+            format!("&lt;a href=&#34;/x?a=1&amp;b=&#39;2&#39;&#34;&gt;|{text}\n")
+        );
     }
 
     #[test]

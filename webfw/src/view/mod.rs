@@ -73,7 +73,7 @@ use crate::error::Error;
 
 use cache::ViewCache;
 #[cfg(feature = "minijinja")]
-pub use jinja::{MiniJinja, MiniJinjaTemplate};
+pub use jinja::{Escape, MiniJinja, MiniJinjaTemplate};
 
 /// The variables a template sees: `app.locals`, then `res.locals`, then the
 /// locals given to `render`, later ones winning. (Express also hands its
