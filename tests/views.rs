@@ -563,7 +563,10 @@ async fn minijinja_escapes_views_of_any_extension_unless_turned_off() {
     let mut app = webfw::app();
     app.set("views", dir.as_path());
     // The trap of the issue: a user's own environment, minijinja's defaults.
-    app.engine("ejs", MiniJinja::from_env(webfw::minijinja::Environment::new()));
+    app.engine(
+        "ejs",
+        MiniJinja::from_env(webfw::minijinja::Environment::new()),
+    );
     app.engine("hbs", MiniJinja::new());
     app.engine(
         "tpl",

@@ -41,17 +41,31 @@ struct Inner {
     code: Option<Cow<'static, str>>,
     headers: Vec<(HeaderName, HeaderValue)>,
     source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
+    backtrace: Option<std::sync::Arc<std::backtrace::Backtrace>>,
 }
 
 impl Error {
     /// A plain error (Express: `new Error(message)`); it has no status, so the final
-    /// handler answers 500.
+    /// handler answers 500. With `RUST_BACKTRACE=1` (or `RUST_LIB_BACKTRACE=1`)
+    /// it records a backtrace, which the development error page shows as
+    /// Express shows `err.stack`; errors converted with `?` record one too.
     ///
     /// ```
     /// let err = webfw::Error::new("boom");
     /// assert_eq!(err.status(), 500);
     /// ```
     pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
+        let mut err = Error::plain(message);
+        let trace = std::backtrace::Backtrace::capture();
+        if trace.status() == std::backtrace::BacktraceStatus::Captured {
+            err.inner_mut().backtrace = Some(std::sync::Arc::new(trace));
+        }
+        err
+    }
+
+    /// An error without a backtrace: what webfw builds for expected outcomes
+    /// (bad client input), which must stay cheap whatever `RUST_BACKTRACE` says.
+    pub(crate) fn plain(message: impl Into<Cow<'static, str>>) -> Self {
         Error {
             inner: std::sync::Arc::new(Inner {
                 status: None,
@@ -62,28 +76,42 @@ impl Error {
                 code: None,
                 headers: Vec::new(),
                 source: None,
+                backtrace: None,
             }),
         }
     }
 
-    /// An error with a status, like `http-errors`' `createError(status, message)`.
+    /// An error with a status, like `http-errors`' `createError(status, message)`,
+    /// named as that makes it (`NotFoundError` for 404; the development
+    /// error page and standard error show the name).
     ///
     /// ```
     /// let err = webfw::Error::status_message(404, "no such user");
     /// assert_eq!(err.status(), 404);
     /// assert!(err.expose());
+    /// assert_eq!(err.name(), "NotFoundError");
     /// ```
     pub fn status_message(status: u16, message: impl Into<Cow<'static, str>>) -> Self {
-        Error::new(message).with_status(i64::from(status))
+        Error::plain(message)
+            .with_status(i64::from(status))
+            .with_name(crate::http::status::http_error_name(status))
     }
 
-    /// An error whose message is the standard status text (`createError(404)`).
+    /// An error whose message is the standard status text (`createError(404)`);
+    /// a 4xx or 5xx code without one takes its class's (`Bad Request`,
+    /// `Internal Server Error`), as `http-errors` does.
     ///
     /// ```
     /// assert_eq!(webfw::Error::from_status(404).to_string(), "Not Found");
+    /// assert_eq!(webfw::Error::from_status(499).to_string(), "Bad Request");
     /// ```
     pub fn from_status(status: u16) -> Self {
-        let text = crate::http::status::status_text(status).unwrap_or("Unknown Error");
+        let text = match (status, crate::http::status::status_text(status)) {
+            (_, Some(text)) => text,
+            (400..=499, None) => "Bad Request",
+            (500..=599, None) => "Internal Server Error",
+            _ => "Unknown Error",
+        };
         Error::status_message(status, text)
     }
 
@@ -269,8 +297,9 @@ impl Error {
         self.inner.source.as_deref()
     }
 
-    /// `name: message` followed by the chain of causes, one per line: what the
-    /// development error page shows where Node would show `err.stack`.
+    /// `name: message`, the chain of causes one per line, then the backtrace
+    /// when one was captured: what the development error page and standard
+    /// error show where Node shows `err.stack`.
     pub(crate) fn stack(&self) -> String {
         let mut out = if self.inner.message.is_empty() {
             self.inner.name.to_string()
@@ -282,6 +311,10 @@ impl Error {
             out.push_str("\n    caused by: ");
             out.push_str(&c.to_string());
             cause = c.source();
+        }
+        if let Some(trace) = &self.inner.backtrace {
+            out.push_str("\n    backtrace:\n");
+            out.push_str(trace.to_string().trim_end());
         }
         out
     }

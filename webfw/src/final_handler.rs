@@ -27,7 +27,7 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
     if res.headers_sent() {
         // Too late for a page: end what was started (Node would destroy the socket).
         if let Some(e) = &err {
-            log_error(req, e, env);
+            log_error(res, e, env);
         }
         if !res.finished() {
             let _ = res.end();
@@ -44,7 +44,7 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
             )
         }
         Some(e) => {
-            log_error(req, e, env);
+            log_error(res, e, env);
             let (status, from_err) = match e.error_status() {
                 Some(s) => (s, true),
                 None => match res.status_code() {
@@ -84,18 +84,23 @@ pub(crate) fn respond(req: &Request, res: &mut Response, err: Option<Error>, env
 
 /// finalhandler's `onerror`: the stack on standard error, except under
 /// `test`; an event in the request's span instead when a `tracing`
-/// subscriber listens.
-fn log_error(req: &Request, err: &Error, env: &str) {
+/// subscriber listens. finalhandler defers it to the next tick, so the
+/// access-log line of an error page (finished at once) comes first; here it
+/// waits for the response to finish, after the logger's own hook.
+fn log_error(res: &mut Response, err: &Error, env: &str) {
     if env == "test" {
         return;
     }
-    #[cfg(feature = "tracing")]
-    if crate::trace::unhandled_in(req, err) {
-        return;
-    }
-    #[cfg(not(feature = "tracing"))]
-    let _ = req;
-    eprintln!("{}", err.stack());
+    let err = err.clone();
+    res.on_finish(move |req, _res| {
+        #[cfg(feature = "tracing")]
+        if crate::trace::unhandled_in(req, &err) {
+            return;
+        }
+        #[cfg(not(feature = "tracing"))]
+        let _ = req;
+        eprintln!("{}", err.stack());
+    });
 }
 
 /// An error no handler can answer any more (a failed head gate, a tower

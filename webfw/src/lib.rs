@@ -3,6 +3,7 @@
 pub mod app;
 pub mod body;
 mod cookie_parser;
+mod deprecate;
 mod error;
 pub mod files;
 mod final_handler;
@@ -45,6 +46,16 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
+/// The minijinja version [`view::MiniJinja`] is built on, for the
+/// `Environment` given to [`view::MiniJinja::from_env`] without a version
+/// pinned by hand. Needs the `minijinja` feature (on by default).
+#[cfg(feature = "minijinja")]
+pub use minijinja;
+/// The redis version [`session::RedisStore`] is built on, for a client the
+/// app shares with its sessions without a version pinned by hand. Needs the
+/// `redis` feature.
+#[cfg(feature = "redis")]
+pub use redis;
 pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
@@ -65,16 +76,6 @@ pub use session::session;
 /// default).
 #[cfg(feature = "tls")]
 pub use tokio_rustls::rustls;
-/// The minijinja version [`view::MiniJinja`] is built on, for the
-/// `Environment` given to [`view::MiniJinja::from_env`] without a version
-/// pinned by hand. Needs the `minijinja` feature (on by default).
-#[cfg(feature = "minijinja")]
-pub use minijinja;
-/// The redis version [`session::RedisStore`] is built on, for a client the
-/// app shares with its sessions without a version pinned by hand. Needs the
-/// `redis` feature.
-#[cfg(feature = "redis")]
-pub use redis;
 #[cfg(feature = "tower")]
 pub use tower::tower;
 

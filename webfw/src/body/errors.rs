@@ -1,26 +1,22 @@
-//! The errors body-parser 1.20 makes, with its statuses, names, `type`
-//! tags and messages (http-errors sets `expose` for every 4xx).
+//! The errors body-parser 1.20 makes, with its statuses, names (those
+//! http-errors gives each status), `type` tags and messages (http-errors
+//! sets `expose` for every 4xx).
 
 use crate::error::Error;
 
 /// 413 `request entity too large` (`entity.too.large`).
 pub(crate) fn too_large() -> Error {
-    Error::status_message(413, "request entity too large")
-        .with_name("PayloadTooLargeError")
-        .with_type("entity.too.large")
+    Error::status_message(413, "request entity too large").with_type("entity.too.large")
 }
 
 /// 400 `request aborted` (`request.aborted`): the client went away mid-body.
 pub(crate) fn aborted() -> Error {
-    Error::status_message(400, "request aborted")
-        .with_name("BadRequestError")
-        .with_type("request.aborted")
+    Error::status_message(400, "request aborted").with_type("request.aborted")
 }
 
 /// 400 `request size did not match content length` (`request.size.invalid`).
 pub(crate) fn size_invalid() -> Error {
     Error::status_message(400, "request size did not match content length")
-        .with_name("BadRequestError")
         .with_type("request.size.invalid")
 }
 
@@ -30,7 +26,6 @@ pub(crate) fn charset_unsupported(charset: &str) -> Error {
         415,
         format!("unsupported charset \"{}\"", charset.to_uppercase()),
     )
-    .with_name("UnsupportedMediaTypeError")
     .with_type("charset.unsupported")
 }
 
@@ -38,16 +33,12 @@ pub(crate) fn charset_unsupported(charset: &str) -> Error {
 /// (`unsupported content encoding "br"`), or any but identity when the
 /// parser's `inflate` is off (`content encoding unsupported`).
 pub(crate) fn encoding_unsupported(message: String) -> Error {
-    Error::status_message(415, message)
-        .with_name("UnsupportedMediaTypeError")
-        .with_type("encoding.unsupported")
+    Error::status_message(415, message).with_type("encoding.unsupported")
 }
 
 /// 413 `too many parameters` (`parameters.too.many`).
 pub(crate) fn too_many_parameters() -> Error {
-    Error::status_message(413, "too many parameters")
-        .with_name("PayloadTooLargeError")
-        .with_type("parameters.too.many")
+    Error::status_message(413, "too many parameters").with_type("parameters.too.many")
 }
 
 /// 400 from a parser: `entity.parse.failed` unless the error names its own
@@ -79,5 +70,5 @@ fn wrap(err: Error, status: u16, kind: &'static str) -> Error {
 /// A gzip or deflate body zlib could not inflate: 400 with zlib's message,
 /// no `type` (Node's zlib error passed through `createError(400, err)`).
 pub(crate) fn inflate_failed(message: &str) -> Error {
-    Error::status_message(400, message.to_owned())
+    Error::status_message(400, message.to_owned()).with_name("Error")
 }

@@ -169,9 +169,7 @@ fn parse_form(text: &str, opts: &UrlencodedOptions) -> std::result::Result<Value
         allow_prototypes: true,
     };
     qs::parse(text, &qs_opts).map_err(|e| {
-        Error::status_message(400, e.to_string())
-            .with_name("BadRequestError")
-            .with_type("querystring.parse.rangeError")
+        Error::status_message(400, e.to_string()).with_type("querystring.parse.rangeError")
     })
 }
 

@@ -139,7 +139,9 @@ pub(crate) fn stat_error(e: &io::Error, path: &Path) -> Error {
         _ => 500,
     };
     let message = format!("{code}: {text}, stat '{}'", path.display());
+    // createError(status, err) keeps the system error's plain `Error` name.
     Error::status_message(status, message)
+        .with_name("Error")
         .with_code(code)
         .with_expose(false)
 }

@@ -78,7 +78,11 @@ pub(crate) fn node_mtime_ms(t: std::time::SystemTime) -> i64 {
     let ms = sec as f64 * 1000.0 + f64::from(nsec) / 1e6;
     let floor = ms.floor();
     // Math.round: halves go up (towards +infinity), also below zero.
-    (if ms - floor >= 0.5 { floor + 1.0 } else { floor }) as i64
+    (if ms - floor >= 0.5 {
+        floor + 1.0
+    } else {
+        floor
+    }) as i64
 }
 
 fn two(out: &mut [u8], n: u32) {

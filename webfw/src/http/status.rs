@@ -98,6 +98,34 @@ pub fn reason_phrase(code: u16) -> &'static str {
     status_text(code).unwrap_or("unknown")
 }
 
+/// The class name `http-errors` gives `createError(status)`: the status text
+/// as an identifier, ending in `Error` (`NotFoundError`, `ImATeapotError`,
+/// `InternalServerError`); a 4xx or 5xx code without a text takes its class's
+/// (`BadRequestError`, `InternalServerError`); other codes make a plain `Error`.
+pub(crate) fn http_error_name(code: u16) -> std::borrow::Cow<'static, str> {
+    let text = match (code, status_text(code)) {
+        (400..=599, Some(text)) => text,
+        (400..=499, None) => "Bad Request",
+        (500..=599, None) => "Internal Server Error",
+        _ => return std::borrow::Cow::Borrowed("Error"),
+    };
+    // toidentifier: each space-separated word capitalised, then only
+    // letters, digits and `_` kept.
+    let mut name: String = text
+        .split(' ')
+        .flat_map(|word| {
+            let mut chars = word.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            first.into_iter().chain(chars)
+        })
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if !name.ends_with("Error") {
+        name.push_str("Error");
+    }
+    std::borrow::Cow::Owned(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,6 +236,25 @@ mod tests {
         ] {
             assert_eq!(status_text(code), None, "{code}");
             assert_eq!(reason_phrase(code), "unknown", "{code}");
+        }
+    }
+
+    #[test]
+    fn http_errors_class_names() {
+        // Node: Object.keys(require('http-errors')) and createError(code).name
+        for (code, name) in [
+            (400, "BadRequestError"),
+            (403, "ForbiddenError"),
+            (404, "NotFoundError"),
+            (418, "ImATeapotError"),
+            (431, "RequestHeaderFieldsTooLargeError"),
+            (499, "BadRequestError"),
+            (500, "InternalServerError"),
+            (505, "HTTPVersionNotSupportedError"),
+            (599, "InternalServerError"),
+            (302, "Error"),
+        ] {
+            assert_eq!(http_error_name(code), name, "{code}");
         }
     }
 }

@@ -18,7 +18,11 @@ impl Request {
     /// assert_eq!(req.param_or("page", "1"), json!("2"));
     /// assert_eq!(req.param_or("size", 20), json!(20));
     /// ```
+    #[track_caller]
     pub fn param_or(&self, name: &str, default: impl Into<Value>) -> Value {
+        crate::deprecate::deprecate(|| {
+            "req.param(name, default): Use req.params, req.body, or req.query instead".to_owned()
+        });
         if let Some(v) = self.param(name) {
             return Value::String(v.to_owned());
         }

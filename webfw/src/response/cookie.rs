@@ -362,11 +362,24 @@ impl Response {
     /// res.clear_cookie_with("p", &CookieOptions::new().path("/admin")).unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("p=; Path=/admin; Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
     /// ```
+    #[track_caller]
     pub fn clear_cookie_with(
         &mut self,
         name: &str,
         options: &CookieOptions,
     ) -> Result<&mut Self, Error> {
+        const V5: &str = "In v5.0.0 of Express, this option will be ignored, as res.clearCookie will automatically set cookies to expire immediately. Please update your code to omit this option.";
+        // JavaScript's truthiness: 0 and NaN pass silently.
+        if options.max_age.is_some_and(|ms| ms != 0.0 && !ms.is_nan()) {
+            crate::deprecate::deprecate(|| {
+                format!("res.clearCookie: Passing \"options.maxAge\" is deprecated. {V5}")
+            });
+        }
+        if options.expires.is_some() {
+            crate::deprecate::deprecate(|| {
+                format!("res.clearCookie: Passing \"options.expires\" is deprecated. {V5}")
+            });
+        }
         let mut options = options.clone();
         if options.expires.is_none() {
             options.expires = Some(UNIX_EPOCH + Duration::from_millis(1));

@@ -123,9 +123,7 @@ impl Response {
             .iter()
             .map(|(k, _)| negotiate::format_type(k).to_owned())
             .collect();
-        Err(Error::from_status(406)
-            .with_name("NotAcceptableError")
-            .with_source(NotAcceptable { types }))
+        Err(Error::from_status(406).with_source(NotAcceptable { types }))
     }
 }
 

@@ -400,7 +400,8 @@ impl Response {
     }
 
     /// `res.location(url)`: sets `Location` to the URL-encoded value; `back`
-    /// means the request's Referrer (or `/`).
+    /// means the request's Referrer (or `/`), with Express's one-time
+    /// deprecation warning on standard error.
     ///
     /// ```
     /// let req = webfw::Request::for_test(http::Method::GET, "/");
@@ -414,9 +415,13 @@ impl Response {
     /// res.location("back");
     /// assert_eq!(res.get("location"), Some("/from?q=1"));
     /// ```
+    #[track_caller]
     pub fn location(&mut self, url: &str) -> &mut Self {
         // Express 4 (deprecated there): 'back' is the Referrer, else '/'.
         let url = if url == "back" {
+            crate::deprecate::deprecate(|| {
+                "res.location(\"back\"): use res.location(req.get(\"Referrer\") || \"/\") and refer to https://dub.sh/security-redirect for best practices".to_owned()
+            });
             self.referrer
                 .as_ref()
                 .and_then(crate::request::header_str)
@@ -437,6 +442,7 @@ impl Response {
     /// res.redirect("/login").unwrap();
     /// assert_eq!(res.status_code(), 302);
     /// ```
+    #[track_caller]
     pub fn redirect(&mut self, url: &str) -> Result {
         self.redirect_with(302, url)
     }
@@ -448,6 +454,7 @@ impl Response {
     /// let mut res = webfw::Response::for_test(&req);
     /// res.redirect_with(301, "/moved").unwrap();
     /// ```
+    #[track_caller]
     pub fn redirect_with(&mut self, status: u16, url: &str) -> Result {
         self.location(url);
         let address = self.get("location").unwrap_or("").to_owned();

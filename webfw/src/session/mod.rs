@@ -33,13 +33,13 @@ mod store;
 
 use base64::Engine;
 
+#[cfg(feature = "redis")]
+pub use self::redis::{RedisStore, RedisStoreOptions};
 pub use cookie::{CookieOptions, Secure, SessionCookie};
 pub use handle::{DataMut, Session};
 pub use memory::MemoryStore;
 pub use middleware::SessionMiddleware;
 pub use options::{SessionOptions, Unset};
-#[cfg(feature = "redis")]
-pub use self::redis::{RedisStore, RedisStoreOptions};
 pub use store::{SessionRecord, SessionStore};
 
 /// `session(options)`: the session middleware.

@@ -28,7 +28,7 @@ fn bad_request<E: std::fmt::Display>(what: &str, e: serde_path_to_error::Error<E
     } else {
         format!("invalid {what}: field `{path}`: {}", e.inner())
     };
-    Error::status_message(400, message).with_name("BadRequestError")
+    Error::status_message(400, message)
 }
 
 #[cfg(test)]

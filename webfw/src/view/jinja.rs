@@ -147,7 +147,11 @@ impl MiniJinja {
 
 /// EJS's `escapeXML` as a minijinja formatter: safe values and views whose
 /// escaping is off print as they are.
-fn ejs_formatter(out: &mut Output, state: &mut State, value: &Value) -> Result<(), minijinja::Error> {
+fn ejs_formatter(
+    out: &mut Output,
+    state: &mut State,
+    value: &Value,
+) -> Result<(), minijinja::Error> {
     if value.is_safe() || *state.auto_escape() == AutoEscape::None {
         return minijinja::escape_formatter(out, state, value);
     }
@@ -308,7 +312,10 @@ mod tests {
         // Turned off explicitly: minijinja's own rule (by extension) applies.
         let engine = engine.escape(Escape::Environment);
         assert_eq!(render(&engine, "/v/t.tpl", "{{ name }}", "<i>"), "<i>");
-        assert_eq!(render(&engine, "/v/t.html", "{{ name }}", "<i>"), "&lt;i&gt;");
+        assert_eq!(
+            render(&engine, "/v/t.html", "{{ name }}", "<i>"),
+            "&lt;i&gt;"
+        );
     }
 
     #[test]
@@ -320,7 +327,9 @@ mod tests {
             "&lt;a href=&quot;&#x2f;x?a=1&amp;b=&#x27;2&#x27;&quot;&gt;"
         );
         // What `<%= name %>` gives in EJS 3.
-        let ejs = MiniJinja::new().escape(Escape::Ejs).keep_trailing_newline(true);
+        let ejs = MiniJinja::new()
+            .escape(Escape::Ejs)
+            .keep_trailing_newline(true);
         assert_eq!(
             render(&ejs, "/v/t.ejs", "{{ name }}|{{ name|safe }}\n", text),
             format!("&lt;a href=&#34;/x?a=1&amp;b=&#39;2&#39;&#34;&gt;|{text}\n")
