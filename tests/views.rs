@@ -14,7 +14,7 @@ use common::TestServer;
 use serde_json::{Value, json};
 use webfw::prelude::*;
 use webfw::view::{Engine, Locals, ViewFile};
-use webfw::{Handler, HandlerFuture};
+use webfw::{Format, Handler, HandlerFuture};
 
 /// A fresh directory under the system's temporary directory.
 fn temp_dir(tag: &str) -> PathBuf {
@@ -596,5 +596,68 @@ async fn minijinja_escapes_views_of_any_extension_unless_turned_off() {
     assert_eq!(
         server.get("/txt").await.text(),
         "<p><img src=x onerror='a()'>/</p>"
+    );
+}
+
+/// `res.format` with a branch that awaits `res.render`.
+struct Negotiated;
+
+impl Handler for Negotiated {
+    fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        let users = json!({ "users": ["tobi", "loki"] });
+        let for_html = users.clone();
+        HandlerFuture::Boxed(
+            res.format_async(
+                Format::new()
+                    .on_async("html", move |res| {
+                        Box::pin(async move { res.render("users.c", for_html).await })
+                    })
+                    .on("json", move |res| res.json(&users)),
+            ),
+        )
+    }
+}
+
+#[tokio::test]
+async fn format_branches_may_await_a_render() {
+    let dir = temp_dir("format-async");
+    write(&dir, "users.c", "<ul>{users}</ul>");
+    let mut app = webfw::app();
+    app.set("views", dir.as_path());
+    app.engine("c", Curly::default());
+    app.get("/users", Negotiated);
+    app.get("/sync-call", |_req: &mut Request, res: &mut Response| {
+        res.format(Format::new().on_async("html", |res| {
+            Box::pin(async move { res.render("users.c", ()).await })
+        }))
+    });
+    app.use_(echo_error);
+    let server = TestServer::start(app).await;
+    let html = server.get_with("/users", &[("Accept", "text/html")]).await;
+    assert_eq!(html.status, 200);
+    assert_eq!(
+        html.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(html.header("vary"), Some("Accept"));
+    assert_eq!(html.text(), r#"<ul>["tobi","loki"]</ul>"#);
+    let json = server
+        .get_with("/users", &[("Accept", "application/json")])
+        .await;
+    assert_eq!(json.json(), json!({ "users": ["tobi", "loki"] }));
+    let none = server.get_with("/users", &[("Accept", "image/png")]).await;
+    assert_eq!(
+        none.status, 500,
+        "echo_error answers the 406 error with 500"
+    );
+    assert_eq!(none.text(), "Not Acceptable");
+    // An async branch given to the synchronous `format` says what to write.
+    let wrong = server
+        .get_with("/sync-call", &[("Accept", "text/html")])
+        .await;
+    assert!(
+        wrong.text().contains("res.format_async(format).await"),
+        "{}",
+        wrong.text()
     );
 }

@@ -58,7 +58,8 @@ pub use minijinja;
 pub use redis;
 pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
-    CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
+    BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
+    SendBody,
 };
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]

@@ -7,10 +7,33 @@ use crate::http::negotiate;
 
 type FormatFn<'h> = Box<dyn FnOnce(&mut Response) -> Result + 'h>;
 
+/// What an async branch returns: a future borrowing the response.
+pub type BranchFuture<'r> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result> + Send + 'r>>;
+
+type AsyncFormatFn<'h> = Box<dyn for<'r> FnOnce(&'r mut Response) -> BranchFuture<'r> + 'h>;
+
+/// A branch: run now, or a future to await (`res.render(..).await`).
+enum Branch<'h> {
+    Now(FormatFn<'h>),
+    Later(AsyncFormatFn<'h>),
+}
+
+impl Branch<'_> {
+    /// Runs the branch as far as it goes without waiting.
+    fn start(self, res: &mut Response) -> BranchFuture<'_> {
+        match self {
+            Branch::Now(f) => Box::pin(std::future::ready(f(res))),
+            Branch::Later(f) => f(res),
+        }
+    }
+}
+
 /// The handlers of [`Response::format`], by MIME type (`text/html`,
 /// `text/*`) or extension name (`json`), in the order given (the first
 /// wins when several are equally acceptable, and when there is no `Accept`
-/// header), with an optional `default`.
+/// header), with an optional `default`. A branch that awaits (`res.render`)
+/// is added with [`Format::on_async`] and run by [`Response::format_async`].
 ///
 /// ```
 /// use webfw::Format;
@@ -20,8 +43,8 @@ type FormatFn<'h> = Box<dyn FnOnce(&mut Response) -> Result + 'h>;
 ///     .default(|res| res.status(406).send("Not Acceptable"));
 /// ```
 pub struct Format<'h> {
-    handlers: Vec<(String, FormatFn<'h>)>,
-    default: Option<FormatFn<'h>>,
+    handlers: Vec<(String, Branch<'h>)>,
+    default: Option<Branch<'h>>,
 }
 
 impl Default for Format<'_> {
@@ -56,7 +79,27 @@ impl<'h> Format<'h> {
         key: impl Into<String>,
         handler: impl FnOnce(&mut Response) -> Result + 'h,
     ) -> Self {
-        self.handlers.push((key.into(), Box::new(handler)));
+        self.handlers
+            .push((key.into(), Branch::Now(Box::new(handler))));
+        self
+    }
+
+    /// Adds an async handler for `key`: it returns a boxed future that may
+    /// borrow the response (`Box::pin(async move { res.render(..).await })`).
+    /// A `Format` with async branches is run by [`Response::format_async`].
+    ///
+    /// ```
+    /// let f = webfw::Format::new()
+    ///     .on_async("html", |res| Box::pin(async move { res.render("page", ()).await }))
+    ///     .on("json", |res| res.json(&serde_json::json!({ "page": true })));
+    /// ```
+    pub fn on_async(
+        mut self,
+        key: impl Into<String>,
+        handler: impl for<'r> FnOnce(&'r mut Response) -> BranchFuture<'r> + 'h,
+    ) -> Self {
+        self.handlers
+            .push((key.into(), Branch::Later(Box::new(handler))));
         self
     }
 
@@ -66,7 +109,21 @@ impl<'h> Format<'h> {
     /// let f = webfw::Format::new().default(|res| res.send_status(406));
     /// ```
     pub fn default(mut self, handler: impl FnOnce(&mut Response) -> Result + 'h) -> Self {
-        self.default = Some(Box::new(handler));
+        self.default = Some(Branch::Now(Box::new(handler)));
+        self
+    }
+
+    /// [`Format::default`] for a handler that awaits.
+    ///
+    /// ```
+    /// let f = webfw::Format::new()
+    ///     .default_async(|res| Box::pin(async move { res.render("406", ()).await }));
+    /// ```
+    pub fn default_async(
+        mut self,
+        handler: impl for<'r> FnOnce(&'r mut Response) -> BranchFuture<'r> + 'h,
+    ) -> Self {
+        self.default = Some(Branch::Later(Box::new(handler)));
         self
     }
 }
@@ -101,6 +158,41 @@ impl Response {
     /// assert_eq!(err.status(), 406);
     /// ```
     pub fn format(&mut self, format: Format<'_>) -> Result {
+        match self.choose(format)? {
+            Branch::Now(handler) => handler(self),
+            Branch::Later(_) => Err(Error::new(
+                "res.format: the chosen handler is async (Format::on_async); run it with `res.format_async(format).await`",
+            )),
+        }
+    }
+
+    /// [`Response::format`] for a `Format` whose branches may await: the
+    /// chosen branch is started at once and the returned future finishes it.
+    ///
+    /// ```no_run
+    /// use webfw::prelude::*;
+    ///
+    /// async fn users(_req: &mut Request, res: &mut Response) -> Result {
+    ///     let list = serde_json::json!({ "users": ["tobi", "loki"] });
+    ///     let for_html = list.clone();
+    ///     res.format_async(
+    ///         Format::new()
+    ///             .on_async("html", move |res| Box::pin(async move { res.render("users", for_html).await }))
+    ///             .on("json", move |res| res.json(&list)),
+    ///     )
+    ///     .await
+    /// }
+    /// ```
+    pub fn format_async(&mut self, format: Format<'_>) -> BranchFuture<'_> {
+        match self.choose(format) {
+            Ok(branch) => branch.start(self),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        }
+    }
+
+    /// The negotiation of `res.format`: `Vary: Accept`, the chosen branch with
+    /// its `Content-Type` set, the default, or the 406 error.
+    fn choose<'h>(&mut self, format: Format<'h>) -> std::result::Result<Branch<'h>, Error> {
         let Format {
             mut handlers,
             default,
@@ -114,10 +206,10 @@ impl Response {
         if let Some(i) = chosen {
             let (key, handler) = handlers.swap_remove(i);
             self.set("Content-Type", negotiate::format_type(&key));
-            return handler(self);
+            return Ok(handler);
         }
         if let Some(handler) = default {
-            return handler(self);
+            return Ok(handler);
         }
         let types = handlers
             .iter()

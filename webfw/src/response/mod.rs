@@ -35,7 +35,7 @@ use crate::request::{Request, header_str};
 use outbox::{Head, HeadBody, Mailbox, Outbox};
 
 pub use cookie::{CookieOptions, CookieValue};
-pub use format::{Format, NotAcceptable};
+pub use format::{BranchFuture, Format, NotAcceptable};
 pub use send::{JsonBody, SendBody};
 pub use serde_body::Json;
 
