@@ -26,9 +26,12 @@ pub(crate) fn deprecate(message: impl FnOnce() -> String) {
     let _ = writeln!(stderr.lock(), "{line}");
 }
 
+/// A place in the source: file, line, column.
+type Place = (&'static str, u32, u32);
+
 /// Whether this place has not warned yet; remembers it.
 fn first_time(at: &'static Location<'static>) -> bool {
-    static SEEN: OnceLock<Mutex<HashSet<(&'static str, u32, u32)>>> = OnceLock::new();
+    static SEEN: OnceLock<Mutex<HashSet<Place>>> = OnceLock::new();
     let seen = SEEN.get_or_init(Default::default);
     let mut seen = seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     seen.insert((at.file(), at.line(), at.column()))
