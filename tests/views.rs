@@ -661,3 +661,52 @@ async fn format_branches_may_await_a_render() {
         wrong.text()
     );
 }
+
+/// Views kept in memory, as a database or the binary would keep them.
+struct InMemory(&'static [(&'static str, &'static str)]);
+
+impl webfw::view::ViewLookup for InMemory {
+    fn lookup(
+        &self,
+        file_name: &str,
+        _roots: &[PathBuf],
+    ) -> std::result::Result<Option<webfw::view::FoundView>, Error> {
+        Ok(self
+            .0
+            .iter()
+            .find(|(n, _)| *n == file_name)
+            .map(|(n, text)| webfw::view::FoundView::new(Path::new("memory").join(n), *text)))
+    }
+}
+
+#[tokio::test]
+async fn a_custom_view_lookup_replaces_the_files_for_the_app_and_its_sub_apps() {
+    let mut app = webfw::app();
+    app.set("view engine", "c");
+    app.engine("c", Curly::default());
+    app.view(InMemory(&[
+        ("home.c", "<h1>{title}</h1>"),
+        ("users/list.c", "users"),
+    ]));
+    app.get("/", Render("home", json!({ "title": "Welcome" })));
+    app.get("/list", Render("users/list", json!({})));
+    app.get("/missing", Render("nope", json!({})));
+    let mut sub = webfw::app();
+    sub.get("/", Render("home", json!({ "title": "from the sub-app" })));
+    app.use_at("/sub", sub);
+    app.use_(echo_error);
+    let server = TestServer::start(app).await;
+    assert_eq!(server.get("/").await.text(), "<h1>Welcome</h1>");
+    assert_eq!(server.get("/list").await.text(), "users");
+    assert_eq!(server.get("/sub").await.text(), "<h1>from the sub-app</h1>");
+    let missing = server.get("/missing").await;
+    assert_eq!(missing.status, 500);
+    let cwd = std::env::current_dir().unwrap().join("views");
+    assert_eq!(
+        missing.text(),
+        format!(
+            "Failed to lookup view \"nope\" in views directory \"{}\"",
+            cwd.display()
+        )
+    );
+}

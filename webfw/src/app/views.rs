@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{App, AppRef, Setting};
 use crate::error::Error;
-use crate::view::{Engine, Locals, ViewConfig, Views};
+use crate::view::{Engine, Locals, ViewConfig, ViewLookup, Views};
 
 impl App {
     /// `app.engine(ext, engine)`: renders views whose file extension is
@@ -22,6 +22,28 @@ impl App {
     /// ```
     pub fn engine(&mut self, ext: &str, engine: impl Engine) -> &mut Self {
         self.engines.insert(ext, engine);
+        self
+    }
+
+    /// `app.set('view', View)`: views come from `lookup` instead of files
+    /// under the `views` directories (see [`ViewLookup`]); mounted sub-apps
+    /// use their parent's unless they set their own.
+    ///
+    /// ```
+    /// use std::path::PathBuf;
+    /// use webfw::view::{FoundView, ViewLookup};
+    ///
+    /// struct One;
+    /// impl ViewLookup for One {
+    ///     fn lookup(&self, name: &str, _: &[PathBuf]) -> Result<Option<FoundView>, webfw::Error> {
+    ///         Ok(Some(FoundView::new(name, "<p>the only view</p>")))
+    ///     }
+    /// }
+    /// let mut app = webfw::app();
+    /// app.view(One);
+    /// ```
+    pub fn view(&mut self, lookup: impl ViewLookup) -> &mut Self {
+        self.engines.set_lookup(lookup);
         self
     }
 

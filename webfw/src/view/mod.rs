@@ -293,9 +293,78 @@ impl<E: Engine> DynEngine for E {
     }
 }
 
-/// The engines of one app, by extension with its dot (`.html`).
+/// Express's `app.set('view', View)`: where an app's views come from when
+/// not from files under the `views` directories (templates embedded in the
+/// binary, kept in a database, fetched from elsewhere). Set with
+/// [`App::view`](crate::App::view); the engine registered for the view's
+/// extension still compiles and renders what it returns, and the view
+/// cache keeps the result as for files. It runs on the blocking pool, so it
+/// may block. Templates an engine loads by itself (MiniJinja's
+/// `{% include %}`) are still read from the `views` directories.
+///
+/// ```
+/// use std::path::{Path, PathBuf};
+/// use webfw::view::{FoundView, ViewLookup};
+///
+/// /// Views compiled into the binary.
+/// struct Embedded;
+///
+/// impl ViewLookup for Embedded {
+///     fn lookup(&self, file_name: &str, _roots: &[PathBuf]) -> Result<Option<FoundView>, webfw::Error> {
+///         let source = match file_name {
+///             "home.html" => "<h1>{{ title }}</h1>",
+///             _ => return Ok(None), // Express's "Failed to lookup view"
+///         };
+///         Ok(Some(FoundView::new(Path::new("embedded").join(file_name), source)))
+///     }
+/// }
+///
+/// let mut app = webfw::app();
+/// app.view(Embedded).set("view engine", "html");
+/// app.engine("html", webfw::view::MiniJinja::new());
+/// ```
+pub trait ViewLookup: Send + Sync + 'static {
+    /// Finds the view: `file_name` is the name given to `render` with the
+    /// `view engine` extension added when it had none (`users/list.html`),
+    /// `roots` the `views` setting resolved against the working directory.
+    /// `Ok(None)` means not found, which `render` reports as Express does.
+    fn lookup(&self, file_name: &str, roots: &[PathBuf]) -> Result<Option<FoundView>, Error>;
+}
+
+/// A view a [`ViewLookup`] found: the path the engine sees (in error
+/// messages, and as the place its includes are relative to) and the
+/// template's text.
+///
+/// ```
+/// let found = webfw::view::FoundView::new("db/users.html", "<p>{{ name }}</p>");
+/// ```
+#[derive(Debug, Clone)]
+pub struct FoundView {
+    path: PathBuf,
+    source: String,
+}
+
+impl FoundView {
+    /// A view at `path` with the text `source`.
+    ///
+    /// ```
+    /// let found = webfw::view::FoundView::new("embedded/home.html", "<h1>Home</h1>");
+    /// ```
+    pub fn new(path: impl Into<PathBuf>, source: impl Into<String>) -> FoundView {
+        FoundView {
+            path: path.into(),
+            source: source.into(),
+        }
+    }
+}
+
+/// The engines of one app, by extension with its dot (`.html`), and its
+/// custom view lookup.
 #[derive(Clone, Default)]
-pub(crate) struct Engines(HashMap<String, Arc<dyn DynEngine>>);
+pub(crate) struct Engines {
+    by_ext: HashMap<String, Arc<dyn DynEngine>>,
+    lookup: Option<Arc<dyn ViewLookup>>,
+}
 
 impl Engines {
     /// `app.engine(ext, engine)`: a leading dot is added when missing.
@@ -305,15 +374,23 @@ impl Engines {
         } else {
             format!(".{ext}")
         };
-        self.0.insert(key, Arc::new(engine));
+        self.by_ext.insert(key, Arc::new(engine));
+    }
+
+    /// `app.set('view', View)`.
+    pub(crate) fn set_lookup(&mut self, lookup: impl ViewLookup) {
+        self.lookup = Some(Arc::new(lookup));
     }
 
     /// A mounted app's engines: its own, then its parent's (Express chains
-    /// `engines` to the parent's on mount).
+    /// `engines` to the parent's on mount, and `view` inherits as settings do).
     pub(crate) fn over(&self, parent: &Engines) -> Engines {
-        let mut all = parent.0.clone();
-        all.extend(self.0.iter().map(|(k, v)| (k.clone(), v.clone())));
-        Engines(all)
+        let mut all = parent.by_ext.clone();
+        all.extend(self.by_ext.iter().map(|(k, v)| (k.clone(), v.clone())));
+        Engines {
+            by_ext: all,
+            lookup: self.lookup.clone().or_else(|| parent.lookup.clone()),
+        }
     }
 }
 
@@ -357,7 +434,7 @@ impl Views {
             return view.render(&locals);
         }
         let target = lookup::target(name, config.default_engine).map_err(Error::new)?;
-        let Some(engine) = self.engines.0.get(&target.ext).cloned() else {
+        let Some(engine) = self.engines.by_ext.get(&target.ext).cloned() else {
             return Err(Error::new(format!(
                 "No view engine is registered for \"{ext}\" (rendering \"{name}\"): \
                  add one with app.engine(\"{bare}\", engine)",
@@ -370,6 +447,7 @@ impl Views {
             roots: roots(config.views)?,
             target,
             engine,
+            lookup: self.engines.lookup.clone(),
             locals,
         };
         let fresh = match tokio::runtime::Handle::try_current() {
@@ -393,6 +471,7 @@ struct Job {
     roots: Vec<String>,
     target: lookup::Target,
     engine: Arc<dyn DynEngine>,
+    lookup: Option<Arc<dyn ViewLookup>>,
     locals: Locals,
 }
 
@@ -406,18 +485,30 @@ struct Fresh {
 impl Job {
     fn run(self) -> Result<Fresh, Error> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-        let path = self
-            .roots
-            .iter()
-            .flat_map(|root| lookup::candidates(&cwd, root, &self.target))
-            .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
-            .ok_or_else(|| Error::new(lookup::not_found_message(&self.name, &self.roots)))?;
-        let source = read_view(&self.name, &path)?;
         let roots: Vec<PathBuf> = self
             .roots
             .iter()
             .map(|r| lookup::resolve(&cwd, r, ""))
             .collect();
+        let not_found = || Error::new(lookup::not_found_message(&self.name, &self.roots));
+        let (path, source) = match &self.lookup {
+            Some(custom) => {
+                let found = custom
+                    .lookup(&self.target.file_name, &roots)?
+                    .ok_or_else(not_found)?;
+                (found.path, found.source)
+            }
+            None => {
+                let path = self
+                    .roots
+                    .iter()
+                    .flat_map(|root| lookup::candidates(&cwd, root, &self.target))
+                    .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+                    .ok_or_else(not_found)?;
+                let source = read_view(&self.name, &path)?;
+                (path, source)
+            }
+        };
         let file = ViewFile {
             name: &self.name,
             path: &path,
