@@ -9,6 +9,8 @@ pub(crate) mod dispatch;
 mod graceful;
 #[cfg(feature = "http2")]
 mod http2;
+#[cfg(feature = "http2")]
+mod http2_deadline;
 mod listen;
 mod methods;
 #[cfg(not(feature = "http2"))]
@@ -363,6 +365,10 @@ struct Builders {
     h1_many_headers: http1::Builder,
     #[cfg(feature = "http2")]
     h2: http2::Builder,
+    /// [`ListenOptions::request_timeout`], which HTTP/2 streams keep one by
+    /// one ([`http2_deadline`]).
+    #[cfg(feature = "http2")]
+    request_timeout: Option<std::time::Duration>,
     /// [`ListenOptions::pipeline_flush`].
     pipeline_flush: bool,
 }
@@ -384,6 +390,8 @@ impl Builders {
             h1_many_headers,
             #[cfg(feature = "http2")]
             h2: http2::Builder::new(opts),
+            #[cfg(feature = "http2")]
+            request_timeout: (!opts.request_timeout.is_zero()).then_some(opts.request_timeout),
             pipeline_flush: opts.pipeline_flush,
         }
     }
@@ -432,6 +440,8 @@ impl Conn {
             Sniffed::Http2 => {
                 let h2 = &self.builders.h2;
                 self.activity.set_h2(h2.session_memory);
+                let service =
+                    http2_deadline::StreamDeadline::new(service, self.builders.request_timeout);
                 let conn = h2.hyper.serve_connection(TokioIo::new(io), service);
                 let _ = self.watcher.watch(conn).await;
                 return;
