@@ -10,7 +10,7 @@ use common::{Conn, TestServer, async_handler, guard, keep_alive_request, request
 use tokio::sync::oneshot;
 use tokio_rustls::rustls;
 use webfw::prelude::*;
-use webfw::{ListenOptions, TlsConfig};
+use webfw::{ListenOptions, MAX_HEAD_SIZE, TlsConfig};
 
 fn hello_app() -> App {
     let mut app = webfw::app();
@@ -497,8 +497,9 @@ async fn request_head_just_under_16_kib_is_served() {
     assert_eq!(res.text(), "hello");
 }
 
-/// Node accepts up to 2000 headers per request; hyper's stack parser takes
-/// 100, so a connection opening with more is served by its larger parser.
+/// Node accepts as many headers as fit its size limit and keeps the first
+/// 1000 lines (`Host` is one); hyper's stack parser takes 100, so a
+/// connection opening with more is served by its larger parser.
 #[tokio::test]
 async fn request_with_many_headers_is_served() {
     let mut app = webfw::app();
@@ -515,7 +516,47 @@ async fn request_with_many_headers_is_served() {
     let headers: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "v")).collect();
     let res = srv.get_with("/", &headers).await;
     assert_eq!(res.status, 200);
-    assert_eq!(res.text(), "1000");
+    assert_eq!(res.text(), "999");
+}
+
+/// Node 20 counts the target and header names and values (not separators
+/// or line ends) against its 16 KiB limit, and drops header lines past
+/// the 1000th instead of refusing them: 1,500 `Cookie` lines and 3,000
+/// tiny headers are served.
+#[tokio::test]
+async fn header_lines_are_counted_and_kept_as_node_does() {
+    let mut app = webfw::app();
+    // Cookie pairs and the length of the joined `a`, as Node joins them.
+    app.get("/", |req: &mut Request, res: &mut Response| {
+        let cookies = req.get("cookie").map_or(0, |c| c.split("; ").count());
+        let a = req.get("a").map_or(-1, |a| a.len() as i64);
+        res.send(format!("{cookies} {a}"))
+    });
+    let srv = TestServer::start(app).await;
+    let head = |lines: &str, n: usize| {
+        format!(
+            "GET / HTTP/1.1\r\nHost: localhost\r\n{}Connection: close\r\n\r\n",
+            lines.repeat(n)
+        )
+    };
+    let res = srv.raw(head("Cookie: a=1\r\n", 1500)).await;
+    assert_eq!((res.status, res.text()), (200, "999 -1".to_owned()));
+    let res = srv.raw(head("a:\r\n", 3000)).await;
+    assert_eq!((res.status, res.text()), (200, "0 1996".to_owned()));
+    // "/" + "Host" "localhost" + "Connection" "close" + n × "a" "b".
+    let fixed = 1 + 13 + 15;
+    let n = (MAX_HEAD_SIZE - 1 - fixed) / 2;
+    assert_eq!(n, 8177);
+    let res = srv.raw(head("a:b\r\n", n)).await;
+    assert_eq!((res.status, res.text()), (200, "0 2995".to_owned()));
+    let res = srv.raw(head("a:bb\r\n", n)).await;
+    assert_eq!(res.status, 431);
+    // One byte under and at the limit, in a single value.
+    let long = |len: usize| format!("X: {}\r\n", "v".repeat(len));
+    let res = srv.raw(head(&long(MAX_HEAD_SIZE - 1 - fixed - 1), 1)).await;
+    assert_eq!(res.status, 200);
+    let res = srv.raw(head(&long(MAX_HEAD_SIZE - fixed - 1), 1)).await;
+    assert_eq!(res.status, 431);
 }
 
 /// An idle keep-alive connection is closed once the keep-alive timeout

@@ -593,3 +593,23 @@ async fn without_the_middleware_req_session_says_what_to_add() {
     assert_eq!(srv.get("/has").await.text(), "false");
     assert_eq!(srv.get("/").await.status, 500);
 }
+
+/// With the default options every cookieless request stores an empty
+/// session; a flood of them (more than the default `MemoryStore` holds)
+/// must not log out a user whose session holds data.
+#[tokio::test]
+async fn a_flood_of_cookieless_requests_keeps_a_logged_in_users_session() {
+    let srv = server_with(SessionOptions::new(SECRET)).await;
+    let first = srv.get("/").await;
+    let (pair, _) = session_cookie(&first, "connect.sid").unwrap();
+    let batch = 500;
+    let flood = MemoryStore::DEFAULT_MAX_ENTRIES + batch;
+    for _ in 0..flood / batch {
+        let mut bytes = common::keep_alive_request("GET", "/look", &[]).repeat(batch - 1);
+        bytes.extend(common::request("GET", "/look", &[]));
+        let raw = srv.raw_bytes(bytes).await;
+        let answered = raw.windows(9).filter(|w| w == b"HTTP/1.1 ").count();
+        assert_eq!(answered, batch);
+    }
+    assert_eq!(get(&srv, "/", Some(&pair)).await.text(), "2");
+}

@@ -242,6 +242,30 @@ async fn directories_redirect_to_their_slash_and_serve_their_index() {
     assert_eq!(s.get("/s/noindex/").await.status, 299);
 }
 
+/// send judges the trailing slash on the path as sent: an encoded slash
+/// names the directory without its slash, which is redirected (Express 4).
+#[tokio::test]
+async fn an_encoded_trailing_slash_redirects_like_a_missing_one() {
+    let fx = Fixture::new();
+    let s = serve(&fx, StaticOptions::new()).await;
+    for (path, location) in [
+        ("/s/sub%2f", "/s/sub%2f/"),
+        ("/s/sub%2F?x=1", "/s/sub%2F/?x=1"),
+        ("/s/sub/%2f", "/s/sub/%2f/"),
+    ] {
+        let res = s.get(path).await;
+        assert_eq!(
+            (res.status, res.header("location")),
+            (301, Some(location)),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        s.get("/s/sub%2findex.html").await.text(),
+        "<p>sub index</p>\n"
+    );
+}
+
 #[tokio::test]
 async fn fallthrough_on_passes_client_errors_and_other_methods_on() {
     let fx = Fixture::new();

@@ -1,10 +1,17 @@
 //! The `SyntaxError` message Node 20's `JSON.parse` gives for invalid text
 //! (V8 11's wording and positions, in UTF-16 code units), and
-//! body-parser's strict-mode message built from it.
+//! body-parser's strict-mode message built from it. It works on the UTF-8
+//! text in place: only the few characters a message quotes are converted,
+//! so a failed parse of a huge body costs no copy of it.
 
 /// V8's context window around an unexpected token.
 const CONTEXT: usize = 10;
 
+/// The nesting serde_json refuses: an array or object opened inside 127
+/// others. V8 has no such limit; see docs/RELIABILITY.md for why webfw does.
+const MAX_DEPTH: usize = 128;
+
+/// Where parsing failed; positions are byte offsets into the text.
 enum Fail {
     Eos,
     Token(usize),
@@ -13,112 +20,129 @@ enum Fail {
 }
 
 /// The message `JSON.parse(text)` throws, or `None` when the text is valid
-/// JSON.
+/// JSON. Text nested [`MAX_DEPTH`] deep fails there, with webfw's own
+/// message (V8 would parse it).
 pub(crate) fn parse_error_message(text: &str) -> Option<String> {
-    let s: Vec<u16> = text.encode_utf16().collect();
-    let fail = Scanner { s: &s, i: 0 }.run().err()?;
-    Some(render(&s, fail))
+    let fail = Scanner {
+        s: text.as_bytes(),
+        i: 0,
+    }
+    .run()
+    .err()?;
+    Some(render(text, fail))
 }
 
 /// body-parser's strict-mode error for a body whose first non-blank
-/// character is not `{` or `[`: `JSON.parse` of the body with that
-/// character and all after it replaced by `#`, then each run of `#` in the
-/// message replaced by as much of the body from that character.
+/// character is not `{` or `[`. body-parser parses the body with that
+/// character and all after it replaced by `#`, then puts the body back in
+/// place of the `#`s of the message: which comes to V8's unexpected-token
+/// message for that character of the body itself.
 pub(crate) fn strict_error_message(text: &str) -> String {
-    let s: Vec<u16> = text.encode_utf16().collect();
-    let first = s.iter().position(|&c| !is_ws(c));
-    let Some(index) = first else {
-        return "Unexpected end of JSON input".to_owned();
-    };
-    let mut partial = s[..index].to_vec();
-    partial.resize(s.len(), u16::from(b'#'));
-    let message = match (Scanner { s: &partial, i: 0 }).run() {
-        Err(f) => render(&partial, f),
-        Ok(()) => return "strict violation".to_owned(),
-    };
-    let m: Vec<u16> = message.encode_utf16().collect();
-    let mut out = Vec::with_capacity(m.len());
-    let mut k = 0;
-    while k < m.len() {
-        if m[k] == u16::from(b'#') {
-            let run = m[k..].iter().take_while(|&&c| c == u16::from(b'#')).count();
-            out.extend_from_slice(&s[index..(index + run).min(s.len())]);
-            k += run;
-        } else {
-            out.push(m[k]);
-            k += 1;
-        }
+    match text.bytes().position(|b| !is_ws(b)) {
+        None => "Unexpected end of JSON input".to_owned(),
+        Some(index) => token_message(text, index),
     }
-    String::from_utf16_lossy(&out)
 }
 
 /// The first non-blank character is `{` or `[` (body-parser's strict test).
 pub(crate) fn starts_like_object_or_array(text: &str) -> bool {
-    matches!(
-        text.bytes()
-            .find(|&b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')),
-        Some(b'{' | b'[')
-    )
+    matches!(text.bytes().find(|&b| !is_ws(b)), Some(b'{' | b'['))
 }
 
-fn is_ws(c: u16) -> bool {
-    matches!(c, 0x20 | 0x09 | 0x0a | 0x0d)
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-fn render(s: &[u16], fail: Fail) -> String {
+/// The length in UTF-16 code units of UTF-8 `bytes`: one per character,
+/// two for those past U+FFFF (four-byte sequences).
+fn utf16_len(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .map(|&b| usize::from(b & 0xc0 != 0x80) + usize::from(b >= 0xf0))
+        .sum()
+}
+
+fn render(text: &str, fail: Fail) -> String {
+    let at = |pos: usize| utf16_len(&text.as_bytes()[..pos]);
     match fail {
         Fail::Eos => "Unexpected end of JSON input".to_owned(),
-        Fail::Number(pos) => format!("Unexpected number in JSON at position {pos}"),
-        Fail::At(what, pos) if what.ends_with("after JSON") => format!("{what} at position {pos}"),
-        Fail::At(what, pos) => format!("{what} in JSON at position {pos}"),
-        Fail::Token(pos) => {
-            let src = String::from_utf16_lossy(s);
-            if matches!(
-                src.as_str(),
-                "undefined" | "NaN" | "Infinity" | "[object Object]"
-            ) {
-                return format!("\"{src}\" is not valid JSON");
-            }
-            let token = String::from_utf16_lossy(&s[pos..=pos]);
-            let len = s.len();
-            if len < CONTEXT * 2 + 1 {
-                return format!("Unexpected token '{token}', \"{src}\" is not valid JSON");
-            }
-            let sub = |a: usize, b: usize| String::from_utf16_lossy(&s[a..b.min(len)]);
-            if pos < CONTEXT {
-                format!(
-                    "Unexpected token '{token}', \"{}\"... is not valid JSON",
-                    sub(0, pos + CONTEXT)
-                )
-            } else if pos < len - CONTEXT {
-                format!(
-                    "Unexpected token '{token}', ...\"{}\"... is not valid JSON",
-                    sub(pos - CONTEXT, pos + CONTEXT)
-                )
-            } else {
-                format!(
-                    "Unexpected token '{token}', ...\"{}\" is not valid JSON",
-                    sub(pos - CONTEXT, len)
-                )
-            }
+        Fail::Number(pos) => format!("Unexpected number in JSON at position {}", at(pos)),
+        Fail::At(what, pos) if what.ends_with("after JSON") => {
+            format!("{what} at position {}", at(pos))
         }
+        Fail::At(what, pos) => format!("{what} in JSON at position {}", at(pos)),
+        Fail::Token(_) if matches!(text, "undefined" | "NaN" | "Infinity" | "[object Object]") => {
+            format!("\"{text}\" is not valid JSON")
+        }
+        Fail::Token(pos) => token_message(text, pos),
     }
+}
+
+/// V8's message for the unexpected character at byte `pos`, quoting the
+/// text around it: all of it when short, else up to [`CONTEXT`] code units
+/// either side.
+fn token_message(text: &str, pos: usize) -> String {
+    let token: String = text[pos..]
+        .chars()
+        .next()
+        .map(|c| if c.len_utf16() == 2 { '\u{fffd}' } else { c })
+        .into_iter()
+        .collect();
+    let len = utf16_len(text.as_bytes());
+    if len < CONTEXT * 2 + 1 {
+        return format!("Unexpected token '{token}', \"{text}\" is not valid JSON");
+    }
+    let pos16 = utf16_len(&text.as_bytes()[..pos]);
+    let before = pos16.min(CONTEXT);
+    let quoted = window(text, pos, before, CONTEXT);
+    if pos16 < CONTEXT {
+        format!("Unexpected token '{token}', \"{quoted}\"... is not valid JSON")
+    } else if pos16 < len - CONTEXT {
+        format!("Unexpected token '{token}', ...\"{quoted}\"... is not valid JSON")
+    } else {
+        format!("Unexpected token '{token}', ...\"{quoted}\" is not valid JSON")
+    }
+}
+
+/// The `before` UTF-16 code units of `text` before byte `pos` and the
+/// `after` ones from it (fewer at either end), as JavaScript's `substring`
+/// cuts them: a surrogate pair cut in two leaves U+FFFD.
+fn window(text: &str, pos: usize, before: usize, after: usize) -> String {
+    let mut units = Vec::with_capacity(before + after + 2);
+    let mut buf = [0u16; 2];
+    for c in text[..pos].chars().rev() {
+        if units.len() >= before {
+            break;
+        }
+        units.extend(c.encode_utf16(&mut buf).iter().rev());
+    }
+    units.truncate(before);
+    units.reverse();
+    let start = units.len();
+    for c in text[pos..].chars() {
+        if units.len() - start >= after {
+            break;
+        }
+        units.extend_from_slice(c.encode_utf16(&mut buf));
+    }
+    units.truncate(start + after);
+    String::from_utf16_lossy(&units)
 }
 
 /// A validator that follows V8's JSON parser closely enough to fail where it
 /// fails, with the same message; iterative, so nesting cannot overflow.
 struct Scanner<'a> {
-    s: &'a [u16],
+    s: &'a [u8],
     i: usize,
 }
 
 impl Scanner<'_> {
-    fn peek(&self) -> Option<u16> {
+    fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
 
     fn peek_is(&self, c: u8) -> bool {
-        self.peek() == Some(u16::from(c))
+        self.peek() == Some(c)
     }
 
     fn ws(&mut self) {
@@ -134,7 +158,10 @@ impl Scanner<'_> {
             let Some(c) = self.peek() else {
                 return Err(Fail::Eos);
             };
-            match u8::try_from(c).unwrap_or(0) {
+            if matches!(c, b'{' | b'[') && stack.len() + 1 >= MAX_DEPTH {
+                return Err(Fail::At("Nesting deeper than 127 levels", self.i));
+            }
+            match c {
                 b'"' => self.string()?,
                 b'-' | b'0'..=b'9' => self.number()?,
                 b't' => self.literal(b"true")?,
@@ -237,24 +264,21 @@ impl Scanner<'_> {
                 return Err(Fail::At("Unterminated string", self.i));
             };
             match c {
-                0x22 => {
+                b'"' => {
                     self.i += 1;
                     return Ok(());
                 }
-                0x5c => {
+                b'\\' => {
                     self.i += 1;
                     let Some(e) = self.peek() else {
                         return Err(Fail::Eos);
                     };
-                    match u8::try_from(e).unwrap_or(0) {
+                    match e {
                         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 1,
                         b'u' => {
                             for _ in 0..4 {
                                 self.i += 1;
-                                let hex = self
-                                    .peek()
-                                    .and_then(|h| u8::try_from(h).ok())
-                                    .is_some_and(|h| h.is_ascii_hexdigit());
+                                let hex = self.peek().is_some_and(|h| h.is_ascii_hexdigit());
                                 if !hex {
                                     return Err(Fail::At("Bad Unicode escape", self.i));
                                 }
@@ -273,13 +297,13 @@ impl Scanner<'_> {
     }
 
     fn digits(&mut self) {
-        while self.peek().is_some_and(|c| (0x30..=0x39).contains(&c)) {
+        while self.is_digit() {
             self.i += 1;
         }
     }
 
     fn is_digit(&self) -> bool {
-        self.peek().is_some_and(|c| (0x30..=0x39).contains(&c))
+        self.peek().is_some_and(|c| c.is_ascii_digit())
     }
 
     fn number(&mut self) -> Result<(), Fail> {
@@ -320,7 +344,7 @@ impl Scanner<'_> {
         for &b in word {
             match self.peek() {
                 None => return Err(Fail::Eos),
-                Some(c) if c == u16::from(b) => self.i += 1,
+                Some(c) if c == b => self.i += 1,
                 Some(_) => return Err(Fail::Token(self.i)),
             }
         }
@@ -403,6 +427,19 @@ mod tests {
             ),
             ("NaN", "\"NaN\" is not valid JSON"),
             ("[-x]", "No number after minus sign in JSON at position 2"),
+            // V8 cuts surrogate pairs; a lone half is sent as U+FFFD.
+            (
+                "[\"\u{1F600}\u{1F600}\u{1F600}\u{1F600}\u{1F600}\u{1F600}\u{1F600}\u{1F600}\", x]",
+                "Unexpected token 'x', ...\"\u{fffd}\u{1F600}\u{1F600}\u{1F600}\", x]\" is not valid JSON",
+            ),
+            (
+                "[1,2,3,4,5,6,7,8,9,10,11,12,\u{1F600}]",
+                "Unexpected token '\u{fffd}', ...\",10,11,12,\u{1F600}]\" is not valid JSON",
+            ),
+            (
+                "{\"\u{e9}\u{e9}\":1,\"\u{1F600}\":tru}",
+                "Unexpected token '}', \"{\"\u{e9}\u{e9}\":1,\"\u{1F600}\":tru}\" is not valid JSON",
+            ),
             (
                 "{\"\u{1F600}aaaaaaaaaaaaaaaaaaaaa\":x}",
                 "Unexpected token 'x', ...\"aaaaaaaa\":x}\" is not valid JSON",
@@ -416,6 +453,17 @@ mod tests {
             );
         }
         assert_eq!(parse_error_message("{\"a\":[1,{}]}"), None);
+        let deep = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(parse_error_message(&deep(127, "")), None);
+        assert_eq!(parse_error_message(&deep(126, "{}")), None);
+        assert_eq!(
+            parse_error_message(&deep(127, "{}")).as_deref(),
+            Some("Nesting deeper than 127 levels in JSON at position 127")
+        );
+        assert_eq!(
+            parse_error_message(&format!("{{\"\u{1F600}\":{}", deep(200, ""))).as_deref(),
+            Some("Nesting deeper than 127 levels in JSON at position 132")
+        );
     }
 
     #[test]

@@ -22,6 +22,15 @@ const DRAIN_BUDGET: usize = 1 << 20;
 /// Output produced per inflate step: bounds the decoder's buffer growth.
 const INFLATE_STEP: usize = 16 * 1024;
 
+/// The most compressed bytes read for a body whose inflated `limit` is
+/// given: twice the limit plus 64 KiB. Deflate never grows data by more than
+/// a few bytes per 64 KiB, so an honest body passes; a stream that inflates
+/// to little or nothing (50 MB of empty gzip members, or bytes after the
+/// end) costs CPU without reaching the limit, and gets 413 instead.
+fn compressed_cap(limit: usize) -> u64 {
+    (limit as u64).saturating_mul(2).saturating_add(64 * 1024)
+}
+
 /// What a parser asks of the reader.
 pub(crate) struct ReadSpec<'a> {
     pub limit: usize,
@@ -41,7 +50,8 @@ enum Coding {
 /// body-parser's order: 415 for a `Content-Encoding` it cannot read; 413
 /// when the declared `Content-Length` of an identity body exceeds the limit
 /// (before reading anything); 415 for an unknown charset; 413 as soon as the
-/// bytes received (inflated bytes for gzip and deflate) pass the limit; 400
+/// bytes received (inflated bytes for gzip and deflate) pass the limit, or
+/// the compressed bytes pass [`compressed_cap`]; 400
 /// `request aborted` when the client goes away; 400 with zlib's message for
 /// a corrupt or truncated compressed body.
 pub(crate) async fn read_body(req: &mut Request, spec: ReadSpec<'_>) -> Result<Bytes, Error> {
@@ -129,7 +139,12 @@ async fn read_inner(
                         out.extend_from_slice(&data);
                     }
                 }
-                Some(inf) => inf.feed(&data, &mut out, spec.limit)?,
+                Some(inf) => {
+                    if received > compressed_cap(spec.limit) {
+                        return Err(errors::too_large());
+                    }
+                    inf.feed(&data, &mut out, spec.limit)?;
+                }
             }
         }
     }
@@ -198,9 +213,10 @@ impl Inflater {
         loop {
             if self.ended {
                 // Node's gunzip reads the members of a concatenated gzip
-                // stream; anything else after the end is ignored.
+                // stream; anything else after the end is ignored. The
+                // decoder is reset, not made anew: a member can be 20 bytes.
                 if self.gzip && input.first() == Some(&0x1f) {
-                    self.d = new_decompress(true);
+                    self.d.reset(true);
                     self.ended = false;
                 } else {
                     return Ok(());

@@ -326,10 +326,13 @@ impl Static {
         let Some(decoded) = path::decode_component(raw) else {
             return early(Error::from_status(400));
         };
-        let resolved = match path::resolve(&decoded, &opts.config) {
+        let mut resolved = match path::resolve(&decoded, &opts.config) {
             Ok(r) => r,
             Err(e) => return early(e),
         };
+        // send looks at the path as sent: `/dir%2f` names the directory
+        // without its slash (so it is redirected), as `/dir` does.
+        resolved.trailing_slash = raw.ends_with('/');
         let (file, meta, found) = match locate(&resolved, &opts.config) {
             Ok(Located::File(f, m, p)) => (f, m, p),
             Ok(Located::Directory) => {

@@ -408,6 +408,16 @@ pub struct ResponseBody {
 }
 
 impl ResponseBody {
+    /// An empty body, for an answer the server makes itself.
+    #[cfg(feature = "http2")]
+    pub(crate) fn empty() -> ResponseBody {
+        ResponseBody {
+            kind: Kind::Full(None),
+            finisher: None,
+            _in_flight: None,
+        }
+    }
+
     #[inline]
     fn finish(&mut self) {
         if self.finisher.is_some() {

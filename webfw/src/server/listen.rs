@@ -228,7 +228,10 @@ impl ListenOptions {
     /// `server.requestTimeout`, default 300 s): a client that sends less body
     /// than it announced, or drips it, gets `408 Request Timeout` and the
     /// connection is closed. A response already under way is cut off
-    /// instead. Zero disables it.
+    /// instead. On HTTP/2 the deadline is each stream's: a stream whose
+    /// response head is not ready in time gets 408 and its handler is
+    /// dropped; the connection and its other streams go on. Zero disables
+    /// it.
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).request_timeout(std::time::Duration::from_secs(30));

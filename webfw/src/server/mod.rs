@@ -9,6 +9,8 @@ pub(crate) mod dispatch;
 mod graceful;
 #[cfg(feature = "http2")]
 mod http2;
+#[cfg(feature = "http2")]
+mod http2_deadline;
 mod listen;
 mod methods;
 #[cfg(not(feature = "http2"))]
@@ -47,7 +49,9 @@ pub use sanitize::fuzz_rewrite;
 #[cfg(feature = "tls")]
 pub use tls::TlsConfig;
 
-/// Node's limit on the size of a request head: larger heads get 431.
+/// Node's limit on the size of a request head: a head whose target and
+/// header names and values come to this many bytes or more gets 431 (Node
+/// counts neither the method, the separators nor the line ends).
 ///
 /// ```
 /// assert_eq!(webfw::MAX_HEAD_SIZE, 16 * 1024);
@@ -355,11 +359,16 @@ async fn accept_loop<L: Accept>(
 struct Builders {
     h1: http1::Builder,
     /// For connections that start with more header lines than hyper parses
-    /// on the stack: Node accepts up to 2000 headers, and hyper's parser for
-    /// that many allocates 128 KiB per request.
+    /// on the stack: Node takes as many as fit its 16 KiB count (one byte
+    /// each at least), and hyper's parser for that many allocates (without
+    /// touching) 1 MiB per request.
     h1_many_headers: http1::Builder,
     #[cfg(feature = "http2")]
     h2: http2::Builder,
+    /// [`ListenOptions::request_timeout`], which HTTP/2 streams keep one by
+    /// one ([`http2_deadline`]).
+    #[cfg(feature = "http2")]
+    request_timeout: Option<std::time::Duration>,
     /// [`ListenOptions::pipeline_flush`].
     pipeline_flush: bool,
 }
@@ -375,12 +384,14 @@ impl Builders {
             .writev(false)
             .max_headers(sanitize::MANY_HEADER_LINES);
         let mut h1_many_headers = h1.clone();
-        h1_many_headers.max_headers(2000);
+        h1_many_headers.max_headers(MAX_HEAD_SIZE);
         Builders {
             h1,
             h1_many_headers,
             #[cfg(feature = "http2")]
             h2: http2::Builder::new(opts),
+            #[cfg(feature = "http2")]
+            request_timeout: (!opts.request_timeout.is_zero()).then_some(opts.request_timeout),
             pipeline_flush: opts.pipeline_flush,
         }
     }
@@ -429,6 +440,8 @@ impl Conn {
             Sniffed::Http2 => {
                 let h2 = &self.builders.h2;
                 self.activity.set_h2(h2.session_memory);
+                let service =
+                    http2_deadline::StreamDeadline::new(service, self.builders.request_timeout);
                 let conn = h2.hyper.serve_connection(TokioIo::new(io), service);
                 let _ = self.watcher.watch(conn).await;
                 return;
@@ -488,7 +501,7 @@ fn service(
         } else {
             Arc::new(Mailbox::default())
         };
-        let (parts, body) = req.into_parts();
+        let (mut parts, body) = req.into_parts();
         let raw_target = raw_targets.next(|| match parts.uri.scheme() {
             Some(_) => parts.uri.to_string(),
             None => parts
@@ -514,7 +527,7 @@ fn service(
             let head = head_size(&parts);
             if !methods::node_accepts(&parts.method) {
                 Some(Rejection::BadRequest)
-            } else if head.size.saturating_sub(escaped_len) > MAX_HEAD_SIZE {
+            } else if head.size.saturating_sub(escaped_len) >= MAX_HEAD_SIZE {
                 Some(Rejection::HeadTooLarge)
             } else if parts.version == http::Version::HTTP_11 && !head.has_host {
                 Some(Rejection::BadRequest)
@@ -527,6 +540,10 @@ fn service(
                 None
             }
         };
+        // Counted in full above, as Node's parser counts them.
+        if parts.headers.len() > NODE_MAX_HEADERS {
+            keep_first_headers(&mut parts.headers);
+        }
         let raw_targets = &raw_targets;
         dispatch::start(
             &app,
@@ -542,10 +559,29 @@ fn service(
     })
 }
 
+/// How many header lines of a request Node puts in `req.headers`
+/// (`maxHeadersCount`, 2000 names and values): the rest are dropped, not
+/// refused.
+const NODE_MAX_HEADERS: usize = 1000;
+
+/// Keeps the first [`NODE_MAX_HEADERS`] header lines, as Node does. hyper's
+/// map groups the lines of one name, so a name repeated after others keeps
+/// its later lines ahead of theirs.
+#[cold]
+fn keep_first_headers(headers: &mut http::HeaderMap) {
+    let mut kept = http::HeaderMap::with_capacity(NODE_MAX_HEADERS);
+    for (name, value) in headers.iter().take(NODE_MAX_HEADERS) {
+        kept.append(name.clone(), value.clone());
+    }
+    *headers = kept;
+}
+
 /// What [`head_size`] finds in one pass over a request head.
 struct HeadFacts {
-    /// The size Node counts against its limit (the request line and every
-    /// header line).
+    /// The size Node counts against its limit: the target and every header
+    /// name and value, without separators or line ends (Node's parser
+    /// counts the bytes of those fields only); a head counting 16,384 or
+    /// more is refused.
     size: usize,
     has_host: bool,
     has_expect: bool,
@@ -554,12 +590,11 @@ struct HeadFacts {
 /// The size of a request head as Node counts it, and whether it has `Host`
 /// and `Expect` headers: one pass for all three.
 fn head_size(parts: &http::request::Parts) -> HeadFacts {
-    let target = parts.uri.path_and_query().map_or(1, |p| p.as_str().len());
-    let mut size = parts.method.as_str().len() + target + 11;
+    let mut size = parts.uri.path_and_query().map_or(1, |p| p.as_str().len());
     let mut has_host = false;
     let mut has_expect = false;
     for (name, value) in &parts.headers {
-        size += name.as_str().len() + value.len() + 4;
+        size += name.as_str().len() + value.len();
         has_host |= name == http::header::HOST;
         has_expect |= name == http::header::EXPECT;
     }

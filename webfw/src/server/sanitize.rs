@@ -44,8 +44,8 @@ pub(crate) enum Sniffed {
     /// The HTTP/2 preface.
     Http2,
     /// HTTP/1.x; `many_headers` when the first read holds more than
-    /// [`MANY_HEADER_LINES`] lines, as a client sending Node's up to 2000
-    /// headers per request does.
+    /// [`MANY_HEADER_LINES`] lines, as a client sending the thousands of
+    /// headers Node takes does.
     Http1 { many_headers: bool },
 }
 

@@ -16,7 +16,8 @@
 //! - has been idle after a response for the keep-alive timeout (Node's
 //!   `keepAliveTimeout`: closed without a word),
 //! - has had a request with a body unanswered for the request timeout
-//!   (Node's `requestTimeout`: `408` unless a response has begun).
+//!   (Node's `requestTimeout`: `408` unless a response has begun); an
+//!   HTTP/2 stream gets its 408 alone (`http2_deadline`).
 //!
 //! A request costs two counter increments (four when it has a body). A
 //! connection leaves the watch list the moment it ends, so nothing of a
@@ -271,10 +272,15 @@ impl Watched {
         }
         self.seen = started;
         let bodied = a.bodied.load(Ordering::Relaxed);
-        if bodied != a.bodied_answered.load(Ordering::Relaxed) && bodied == self.seen_bodied {
+        // HTTP/2 streams keep their request timeout one by one
+        // (`http2_deadline`): the connection's other streams go on.
+        if bodied != a.bodied_answered.load(Ordering::Relaxed)
+            && bodied == self.seen_bodied
+            && !a.is_h2()
+        {
             self.waiting += 1;
             if self.waiting >= limits.request {
-                return self.close(!a.is_h2());
+                return self.close(true);
             }
         } else {
             self.waiting = 0;

@@ -9,9 +9,16 @@ use crate::error::Error;
 use crate::handler::BoxFuture;
 
 /// Sessions kept in this process's memory, expired ones dropped on sight
-/// and purged when the store is full. Bounded: past `max_entries` the
-/// sessions written least recently make room (a client making new sessions
-/// in a loop cannot grow it). Processes do not share it: use a shared
+/// and purged when the store is full. Bounded: it holds at most
+/// `max_entries` sessions (express-session's `MemoryStore` grows without
+/// end). When full, room is made in this order: expired sessions, then
+/// sessions holding no data (what `saveUninitialized` stores for every
+/// cookieless request) used least recently, then sessions holding data used
+/// least recently (read, written or touched). A new session holding no data
+/// never pushes out one that holds data: when only those are left it is not
+/// stored, and its client simply gets a new session next time. So a flood
+/// of cookieless requests cannot log users out; only as many sessions
+/// with data as `max_entries` can. Processes do not share it: use a shared
 /// store (Redis, feature `redis`) behind a load balancer.
 ///
 /// ```
@@ -28,7 +35,7 @@ pub struct MemoryStore {
 #[derive(Debug, Default)]
 struct Inner {
     entries: HashMap<String, Entry>,
-    /// Incremented on each write: the age order for eviction.
+    /// Incremented on each read, write and touch: the use order for eviction.
     clock: u64,
 }
 
@@ -37,7 +44,17 @@ struct Entry {
     json: String,
     /// Milliseconds since the epoch.
     expires: Option<f64>,
-    written: u64,
+    /// The clock at the last read, write or touch.
+    used: u64,
+    /// Whether the session holds anything besides its cookie.
+    holds_data: bool,
+}
+
+impl Entry {
+    /// Eviction order: smallest first.
+    fn rank(&self) -> (bool, u64) {
+        (self.holds_data, self.used)
+    }
 }
 
 impl Default for MemoryStore {
@@ -112,56 +129,79 @@ impl MemoryStore {
 
     fn get_now(&self, id: &str) -> Option<SessionRecord> {
         let mut inner = self.lock();
-        let entry = inner.entries.get(id)?;
+        inner.clock += 1;
+        let clock = inner.clock;
+        let entry = inner.entries.get_mut(id)?;
         if entry.expires.is_some_and(|e| e <= now_ms()) {
             inner.entries.remove(id);
             return None;
         }
+        entry.used = clock;
         SessionRecord::from_json(&entry.json)
     }
 
     fn set_now(&self, id: &str, session: &SessionRecord) {
         let json = session.to_json();
         let expires = session.cookie.max_age().map(|ms| now_ms() + ms);
+        let holds_data = !session.data.is_empty();
         let mut inner = self.lock();
-        if !inner.entries.contains_key(id) && inner.entries.len() >= self.max_entries {
-            self.make_room(&mut inner);
+        if !inner.entries.contains_key(id)
+            && inner.entries.len() >= self.max_entries
+            && !self.make_room(&mut inner, holds_data)
+        {
+            return;
         }
         inner.clock += 1;
-        let written = inner.clock;
+        let used = inner.clock;
         inner.entries.insert(
             id.to_owned(),
             Entry {
                 json,
                 expires,
-                written,
+                used,
+                holds_data,
             },
         );
     }
 
-    /// Drops expired sessions; if that frees nothing, the oldest-written
-    /// sixteenth (at least one), so a full store pays for a scan only once
-    /// every so many new sessions.
-    fn make_room(&self, inner: &mut Inner) {
+    /// Drops expired sessions; if that frees nothing, the first sixteenth
+    /// (at least one) in eviction order ([`Entry::rank`]), so a full store
+    /// pays for a scan only once every so many new sessions. For a session
+    /// without data (`for_data` false) only sessions without data may go:
+    /// false when there are none.
+    fn make_room(&self, inner: &mut Inner, for_data: bool) -> bool {
         let now = now_ms();
         inner
             .entries
             .retain(|_, e| !e.expires.is_some_and(|x| x <= now));
         if inner.entries.len() < self.max_entries {
-            return;
+            return true;
         }
         let drop_n = (self.max_entries / 16).max(1);
-        let mut ages: Vec<u64> = inner.entries.values().map(|e| e.written).collect();
-        let (_, cut, _) = ages.select_nth_unstable(drop_n - 1);
+        let mut ranks: Vec<(bool, u64)> = inner
+            .entries
+            .values()
+            .filter(|e| for_data || !e.holds_data)
+            .map(Entry::rank)
+            .collect();
+        if ranks.is_empty() {
+            return false;
+        }
+        let n = drop_n.min(ranks.len());
+        let (_, cut, _) = ranks.select_nth_unstable(n - 1);
         let cut = *cut;
-        inner.entries.retain(|_, e| e.written > cut);
+        inner.entries.retain(|_, e| e.rank() > cut);
+        true
     }
 
     fn touch_now(&self, id: &str, session: &SessionRecord) {
         let mut inner = self.lock();
+        inner.clock += 1;
+        let clock = inner.clock;
         let Some(entry) = inner.entries.get_mut(id) else {
             return;
         };
+        entry.used = clock;
         // Only the cookie of what is stored changes, as express-session's
         // MemoryStore does.
         if let Some(mut stored) = SessionRecord::from_json(&entry.json) {
@@ -239,5 +279,42 @@ mod tests {
         }
         assert!(store.raw("s99").is_some());
         assert!(store.raw("s0").is_none());
+    }
+
+    fn empty() -> SessionRecord {
+        SessionRecord::from_json(r#"{"cookie":{"originalMaxAge":null,"expires":null}}"#).unwrap()
+    }
+
+    #[test]
+    fn sessions_without_data_never_push_out_sessions_with_data() {
+        let store = MemoryStore::with_max_entries(16);
+        for i in 0..16 {
+            store.set_now(&format!("user{i}"), &record("null"));
+        }
+        for i in 0..100 {
+            store.set_now(&format!("anon{i}"), &empty());
+        }
+        assert_eq!(store.len(), 16);
+        assert!((0..16).all(|i| store.raw(&format!("user{i}")).is_some()));
+        assert!(store.raw("anon99").is_none());
+    }
+
+    #[test]
+    fn a_full_store_drops_sessions_without_data_first_then_the_least_used() {
+        let store = MemoryStore::with_max_entries(4);
+        store.set_now("a", &record("null"));
+        store.set_now("b", &record("null"));
+        store.set_now("anon", &empty());
+        store.set_now("c", &record("null"));
+        store.set_now("d", &record("null"));
+        assert!(store.raw("anon").is_none());
+        assert!(store.get_now("a").is_some());
+        store.set_now("e", &record("null"));
+        assert!(store.raw("b").is_none(), "b was used least recently");
+        assert!(
+            ["a", "c", "d", "e"]
+                .iter()
+                .all(|id| store.raw(id).is_some())
+        );
     }
 }
