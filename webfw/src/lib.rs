@@ -3,6 +3,8 @@
 pub mod app;
 pub mod body;
 mod cookie_parser;
+#[cfg(feature = "cookie-session")]
+pub mod cookie_session;
 mod error;
 pub mod files;
 mod final_handler;
@@ -11,6 +13,8 @@ pub mod http;
 mod inline_option;
 pub mod logger;
 mod macros;
+#[cfg(feature = "rate-limit")]
+pub mod rate_limit;
 mod request;
 mod response;
 mod router;
@@ -31,6 +35,8 @@ pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
+#[cfg(feature = "cookie-session")]
+pub use cookie_session::cookie_session;
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
@@ -49,6 +55,8 @@ pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
 };
+#[cfg(feature = "rate-limit")]
+pub use rate_limit::rate_limit;
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
