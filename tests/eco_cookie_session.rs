@@ -49,19 +49,24 @@ async fn server(options: CookieSessionOptions) -> TestServer {
         req.cookie_session().clear();
         res.send("cleared")
     });
-    app.get("/untouched", |_req: &mut Request, res: &mut Response| res.send("no session"));
+    app.get("/untouched", |_req: &mut Request, res: &mut Response| {
+        res.send("no session")
+    });
     app.get("/remember", |req: &mut Request, res: &mut Response| {
         let s = req.cookie_session();
         s.session_options(|o| o.max_age = Some(Duration::from_secs(60)));
         s.set("remember", true)?;
         res.send("remembered")
     });
-    app.get("/set-after-clear", |req: &mut Request, res: &mut Response| {
-        let s = req.cookie_session();
-        s.clear();
-        s.set("n", 1)?;
-        res.send("unreachable")
-    });
+    app.get(
+        "/set-after-clear",
+        |req: &mut Request, res: &mut Response| {
+            let s = req.cookie_session();
+            s.clear();
+            s.set("n", 1)?;
+            res.send("unreachable")
+        },
+    );
     app.get("/own-cookie", |req: &mut Request, res: &mut Response| {
         res.cookie("session", "from-res-cookie")?;
         req.cookie_session().set("n", 1)?;
@@ -89,7 +94,10 @@ async fn a_cookie_signed_with_the_old_key_is_accepted_and_re_signed_with_the_new
         cookies(&res),
         [
             format!("session={body}; path=/; httponly"),
-            format!("session.sig={}; path=/; httponly", sign(&format!("session={body}"), "key-new")),
+            format!(
+                "session.sig={}; path=/; httponly",
+                sign(&format!("session={body}"), "key-new")
+            ),
         ]
     );
 
@@ -106,7 +114,9 @@ async fn a_cookie_signed_with_the_old_key_is_accepted_and_re_signed_with_the_new
     );
 
     // Signed with the current key: read, nothing written.
-    let res = srv.get_with("/read", &[("Cookie", &signed(&value, "key-new"))]).await;
+    let res = srv
+        .get_with("/read", &[("Cookie", &signed(&value, "key-new"))])
+        .await;
     assert_eq!(res.json(), json!({"session": {"n": 7}, "isNew": false}));
     assert!(cookies(&res).is_empty());
 }
@@ -115,10 +125,16 @@ async fn a_cookie_signed_with_the_old_key_is_accepted_and_re_signed_with_the_new
 async fn a_tampered_signature_starts_a_new_session_and_expires_the_signature() {
     let srv = server(rotating()).await;
     let value = b64(r#"{"n":4}"#);
-    let forged = format!("session={value}; session.sig=xx{}", &sign(&format!("session={value}"), "key-new")[2..]);
+    let forged = format!(
+        "session={value}; session.sig=xx{}",
+        &sign(&format!("session={value}"), "key-new")[2..]
+    );
     let res = srv.get_with("/read", &[("Cookie", &forged)]).await;
     assert_eq!(res.json(), json!({"session": {}, "isNew": true}));
-    assert_eq!(cookies(&res), [format!("session.sig=; path=/; {EXPIRED}; httponly")]);
+    assert_eq!(
+        cookies(&res),
+        [format!("session.sig=; path=/; {EXPIRED}; httponly")]
+    );
 
     // A changed value under the old signature is forged too.
     let tampered = format!(
@@ -133,12 +149,17 @@ async fn a_tampered_signature_starts_a_new_session_and_expires_the_signature() {
         cookies(&res),
         [
             format!("session={body}; path=/; httponly"),
-            format!("session.sig={}; path=/; httponly", sign(&format!("session={body}"), "key-new")),
+            format!(
+                "session.sig={}; path=/; httponly",
+                sign(&format!("session={body}"), "key-new")
+            ),
         ]
     );
 
     // No signature at all: ignored, and nothing to expire.
-    let res = srv.get_with("/read", &[("Cookie", &format!("session={value}"))]).await;
+    let res = srv
+        .get_with("/read", &[("Cookie", &format!("session={value}"))])
+        .await;
     assert_eq!(res.json(), json!({"session": {}, "isNew": true}));
     assert!(cookies(&res).is_empty());
 }
@@ -147,14 +168,20 @@ async fn a_tampered_signature_starts_a_new_session_and_expires_the_signature() {
 async fn session_null_expires_both_cookies() {
     let srv = server(rotating().max_age(Duration::from_secs(3600))).await;
     let res = srv
-        .get_with("/clear", &[("Cookie", &signed(&b64(r#"{"n":1}"#), "key-new"))])
+        .get_with(
+            "/clear",
+            &[("Cookie", &signed(&b64(r#"{"n":1}"#), "key-new"))],
+        )
         .await;
     assert_eq!(res.text(), "cleared");
     assert_eq!(
         cookies(&res),
         [
             format!("session=; path=/; {EXPIRED}; httponly"),
-            format!("session.sig={}; path=/; {EXPIRED}; httponly", sign("session=", "key-new")),
+            format!(
+                "session.sig={}; path=/; {EXPIRED}; httponly",
+                sign("session=", "key-new")
+            ),
         ]
     );
     // After a clear the session takes no values: an error, not a silent drop.
@@ -207,10 +234,16 @@ async fn options_shape_the_cookie() {
     // Unsigned: no .sig, and an unsigned cookie is trusted.
     let srv = server(CookieSessionOptions::new().signed(false)).await;
     let res = srv
-        .get_with("/count", &[("Cookie", &format!("session={}", b64(r#"{"n":41}"#)))])
+        .get_with(
+            "/count",
+            &[("Cookie", &format!("session={}", b64(r#"{"n":41}"#)))],
+        )
         .await;
     assert_eq!(res.json(), json!({"n": 42, "isNew": false}));
-    assert_eq!(cookies(&res), [format!("session={}; path=/; httponly", b64(r#"{"n":42}"#))]);
+    assert_eq!(
+        cookies(&res),
+        [format!("session={}; path=/; httponly", b64(r#"{"n":42}"#))]
+    );
 
     // secure over plain HTTP: the package refuses, so no cookie.
     let srv = server(rotating().secure(true)).await;
@@ -225,7 +258,10 @@ async fn session_options_apply_to_this_request_and_overwrite_replaces_earlier_li
     let res = srv.get("/remember").await;
     let lines = cookies(&res);
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].contains("; expires=") && lines[1].contains("; expires="), "{lines:?}");
+    assert!(
+        lines[0].contains("; expires=") && lines[1].contains("; expires="),
+        "{lines:?}"
+    );
     // Another request keeps the middleware's options.
     let res = srv.get("/count").await;
     assert!(!cookies(&res)[0].contains("expires="));

@@ -48,14 +48,19 @@ async fn redis_server() -> (Proc, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| {
-            panic!("cannot start redis-server ({e}): install it with `apt-get install redis-server`")
+            panic!(
+                "cannot start redis-server ({e}): install it with `apt-get install redis-server`"
+            )
         });
     let url = format!("redis://127.0.0.1:{port}/");
     let client = redis::Client::open(url.as_str()).expect("a redis URL");
     guard("redis-server to accept connections", async {
         loop {
             if let Ok(mut c) = client.get_multiplexed_async_connection().await
-                && redis::cmd("PING").query_async::<String>(&mut c).await.is_ok()
+                && redis::cmd("PING")
+                    .query_async::<String>(&mut c)
+                    .await
+                    .is_ok()
             {
                 return;
             }
@@ -168,7 +173,9 @@ async fn cookie_sessions_pass_between_express_and_webfw() {
     // Made by Express, counted on by webfw, read back by Express.
     let res = express_get(port, "/cs/count", &[]).await;
     assert_eq!(res.json(), json!({"n": 1, "isNew": true}));
-    let res = srv.get_with("/cs/count", &[("Cookie", &cookie_header(&res))]).await;
+    let res = srv
+        .get_with("/cs/count", &[("Cookie", &cookie_header(&res))])
+        .await;
     assert_eq!(res.json(), json!({"n": 2, "isNew": false}));
     let res = express_get(port, "/cs/count", &[("Cookie", &cookie_header(&res))]).await;
     assert_eq!(res.json(), json!({"n": 3, "isNew": false}));
@@ -253,13 +260,24 @@ async fn rate_limit_counts_are_shared_through_redis() {
     assert_eq!(res.status, 429);
     assert_eq!(res.text(), "Too many requests, please try again later.");
     // Another client has its own count.
-    assert_eq!(b.get_with("/rl", &[("X-Client", "other")]).await.status, 200);
+    assert_eq!(
+        b.get_with("/rl", &[("X-Client", "other")]).await.status,
+        200
+    );
 
     // rate-limit-redis's key: the count, expiring with the window.
     let redis = redis::Client::open(url.as_str()).unwrap();
     let mut c = redis.get_multiplexed_async_connection().await.unwrap();
-    let hits: i64 = redis::cmd("GET").arg("rl:shared").query_async(&mut c).await.unwrap();
+    let hits: i64 = redis::cmd("GET")
+        .arg("rl:shared")
+        .query_async(&mut c)
+        .await
+        .unwrap();
     assert_eq!(hits, 5);
-    let ttl: i64 = redis::cmd("PTTL").arg("rl:shared").query_async(&mut c).await.unwrap();
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg("rl:shared")
+        .query_async(&mut c)
+        .await
+        .unwrap();
     assert!((3_590_000..=3_600_000).contains(&ttl), "PTTL {ttl}");
 }

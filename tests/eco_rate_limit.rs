@@ -32,12 +32,18 @@ async fn hit(srv: &TestServer, path: &str, client: &str) -> HttpResponse {
 }
 
 fn remaining(res: &HttpResponse) -> &str {
-    res.header("x-ratelimit-remaining").expect("X-RateLimit-Remaining")
+    res.header("x-ratelimit-remaining")
+        .expect("X-RateLimit-Remaining")
 }
 
 #[tokio::test]
 async fn past_the_limit_the_default_answer_is_429_with_retry_after() {
-    let srv = server(RateLimitOptions::new().limit(2).window(Duration::from_secs(3600))).await;
+    let srv = server(
+        RateLimitOptions::new()
+            .limit(2)
+            .window(Duration::from_secs(3600)),
+    )
+    .await;
     let res = srv.get("/").await;
     assert_eq!(res.status, 200);
     assert_eq!(res.header("x-ratelimit-limit"), Some("2"));
@@ -47,11 +53,19 @@ async fn past_the_limit_the_default_answer_is_429_with_retry_after() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    assert!((now + 3590..=now + 3601).contains(&reset), "reset {reset}, now {now}");
+    assert!(
+        (now + 3590..=now + 3601).contains(&reset),
+        "reset {reset}, now {now}"
+    );
     // The default key is the client's address.
     assert_eq!(res.json()["info"]["key"], "127.0.0.1");
     assert_eq!(res.json()["info"]["used"], 1);
-    assert!(res.json()["info"]["resetTime"].as_str().unwrap().ends_with('Z'));
+    assert!(
+        res.json()["info"]["resetTime"]
+            .as_str()
+            .unwrap()
+            .ends_with('Z')
+    );
 
     assert_eq!(srv.get("/").await.status, 200);
     let res = srv.get("/").await;
@@ -70,7 +84,13 @@ async fn the_limit_may_be_a_function_of_the_request() {
     let srv = server(
         RateLimitOptions::new()
             .key_generator(by_client)
-            .limit_fn(|req, _res| if req.get("x-plan") == Some("premium") { 3 } else { 1 }),
+            .limit_fn(|req, _res| {
+                if req.get("x-plan") == Some("premium") {
+                    3
+                } else {
+                    1
+                }
+            }),
     )
     .await;
     assert_eq!(hit(&srv, "/", "free").await.status, 200);
@@ -89,12 +109,16 @@ async fn the_limit_may_be_a_function_of_the_request() {
                 let plan = req.get("x-plan").map(str::to_owned);
                 Box::pin(async move {
                     tokio::task::yield_now().await;
-                    if plan.as_deref() == Some("premium") { 2 } else { 1 }
+                    if plan.as_deref() == Some("premium") {
+                        2
+                    } else {
+                        1
+                    }
                 })
             })
-            .message(Message::Fn(std::sync::Arc::new(|req, _res| {
+            .message(Message::from_fn(|req, _res| {
                 json!({ "error": "slow down", "client": req.get("x-client") }).into()
-            })))
+            }))
             .status_code(503),
     )
     .await;
@@ -205,7 +229,9 @@ async fn standard_headers_skip_and_handler() {
     assert_eq!(res.json(), json!({"limited": true, "used": 3}));
     assert!(res.has_header("retry-after"));
     // Skipped: neither counted nor limited, no headers.
-    let res = srv.get_with("/", &[("X-Client", "f"), ("X-Admin", "yes")]).await;
+    let res = srv
+        .get_with("/", &[("X-Client", "f"), ("X-Admin", "yes")])
+        .await;
     assert_eq!(res.status, 200);
     assert!(!res.has_header("ratelimit"));
     assert_eq!(res.json(), json!({"info": null}));

@@ -16,7 +16,9 @@ fn js_increment(x: Option<Value>) -> Value {
         Some(Value::Number(n)) => match n.as_i64() {
             Some(0) => json!(1),
             Some(i) if i.checked_add(1).is_some_and(|s| s.abs() < 1 << 53) => json!(i + 1),
-            _ => Number::from_f64(n.as_f64().unwrap_or(0.0) + 1.0).map_or(Value::Null, Value::Number),
+            _ => {
+                Number::from_f64(n.as_f64().unwrap_or(0.0) + 1.0).map_or(Value::Null, Value::Number)
+            }
         },
         Some(Value::String(s)) if s.is_empty() => json!(1),
         Some(Value::String(s)) => Value::String(format!("{s}1")),

@@ -42,7 +42,11 @@ pub fn routes(app: &mut App) {
     rl.get(
         "/basic",
         (
-            webfw::rate_limit(limiter(2).standard_headers(Draft::Draft6).legacy_headers(true)),
+            webfw::rate_limit(
+                limiter(2)
+                    .standard_headers(Draft::Draft6)
+                    .legacy_headers(true),
+            ),
             text("basic ok"),
         ),
     );

@@ -35,9 +35,9 @@ pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
+pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 #[cfg(feature = "cookie-session")]
 pub use cookie_session::cookie_session;
-pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
@@ -51,12 +51,12 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
+#[cfg(feature = "rate-limit")]
+pub use rate_limit::rate_limit;
 pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
 };
-#[cfg(feature = "rate-limit")]
-pub use rate_limit::rate_limit;
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;

@@ -54,8 +54,10 @@ pub(crate) fn stringify<T: Serialize + ?Sized>(
 #[cfg(feature = "cookie-session")]
 pub(crate) fn to_js_string(value: &Value) -> String {
     let mut buf = Vec::with_capacity(64);
-    let mut ser =
-        serde_json::Serializer::with_formatter(&mut buf, JsNumbers(serde_json::ser::CompactFormatter));
+    let mut ser = serde_json::Serializer::with_formatter(
+        &mut buf,
+        JsNumbers(serde_json::ser::CompactFormatter),
+    );
     // Writing a `Value` to memory cannot fail.
     let _ = value.serialize(&mut ser);
     String::from_utf8(buf).unwrap_or_default()

@@ -27,10 +27,7 @@ pub(crate) fn find<'h>(header: &'h str, name: &str) -> Option<&'h str> {
 /// `if (value[0] === '"') value = value.slice(1, -1)`.
 fn unquote(value: &str) -> &str {
     match value.strip_prefix('"') {
-        Some(inner) => inner
-            .char_indices()
-            .last()
-            .map_or("", |(i, _)| &inner[..i]),
+        Some(inner) => inner.char_indices().last().map_or("", |(i, _)| &inner[..i]),
         None => value,
     }
 }

@@ -81,14 +81,16 @@ impl State {
                 Read::Signed(value, _) => {
                     // Signed with an older key: the signature is renewed.
                     let sig = crate::http::keygrip::sign(&format!("{name}={value}"), &opts.keys[0]);
-                    let line = Cookie::plain(self.secure_request).header(&format!("{name}.sig"), &sig);
+                    let line =
+                        Cookie::plain(self.secure_request).header(&format!("{name}.sig"), &sig);
                     self.pending.extend(line);
                     Some(value)
                 }
                 Read::Forged => {
                     let mut expired = Cookie::plain(self.secure_request);
                     expired.expires_ms = Some(0.0);
-                    self.pending.extend(expired.header(&format!("{name}.sig"), ""));
+                    self.pending
+                        .extend(expired.header(&format!("{name}.sig"), ""));
                     None
                 }
                 Read::Missing => None,
@@ -96,7 +98,10 @@ impl State {
         } else {
             cookies::find(&self.cookie_header, &name).map(str::to_owned)
         };
-        self.sess = match found.filter(|v| !v.is_empty()).and_then(|v| decode(&v).map(|d| (d, v))) {
+        self.sess = match found
+            .filter(|v| !v.is_empty())
+            .and_then(|v| decode(&v).map(|d| (d, v)))
+        {
             Some((data, val)) => Sess::Live {
                 data,
                 is_new: false,
@@ -466,9 +471,9 @@ mod tests {
         let s = decode(&base64::engine::general_purpose::STANDARD.encode("\"ab\"")).unwrap();
         assert_eq!(Value::Object(s), serde_json::json!({"0": "a", "1": "b"}));
         assert!(decode("NDI=").unwrap().is_empty());
-        let r = decode(&base64::engine::general_purpose::STANDARD.encode(
-            r#"{"isNew":1,"toString":2,"ok":3}"#,
-        ))
+        let r = decode(
+            &base64::engine::general_purpose::STANDARD.encode(r#"{"isNew":1,"toString":2,"ok":3}"#),
+        )
         .unwrap();
         assert_eq!(Value::Object(r), serde_json::json!({"ok": 3}));
     }

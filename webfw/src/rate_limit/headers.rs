@@ -109,12 +109,7 @@ pub(crate) fn retry_after(
 /// `100-in-1hr`, `10-in-2days`).
 pub(crate) fn default_identifier(limit: u64, window: Duration) -> String {
     let ms = window.as_millis() as f64;
-    let (seconds, minutes, hours, days) = (
-        ms / 1e3,
-        ms / 6e4,
-        ms / 3.6e6,
-        ms / 8.64e7,
-    );
+    let (seconds, minutes, hours, days) = (ms / 1e3, ms / 6e4, ms / 3.6e6, ms / 8.64e7);
     let duration = if seconds < 60.0 {
         format!("{seconds}sec")
     } else if minutes < 60.0 {
@@ -137,9 +132,21 @@ mod tests {
         assert_eq!(partition_key("pub-d8a"), "YmI2MDNkNmQ0MzA4");
         assert_eq!(default_identifier(5, Duration::from_secs(60)), "5-in-1min");
         assert_eq!(default_identifier(3, Duration::from_secs(3600)), "3-in-1hr");
-        assert_eq!(default_identifier(3, Duration::from_secs(7200)), "3-in-2hrs");
-        assert_eq!(default_identifier(3, Duration::from_millis(90_000)), "3-in-1.5min");
-        assert_eq!(default_identifier(3, Duration::from_secs(86400 * 2)), "3-in-2days");
-        assert_eq!(default_identifier(3, Duration::from_millis(500)), "3-in-0.5sec");
+        assert_eq!(
+            default_identifier(3, Duration::from_secs(7200)),
+            "3-in-2hrs"
+        );
+        assert_eq!(
+            default_identifier(3, Duration::from_millis(90_000)),
+            "3-in-1.5min"
+        );
+        assert_eq!(
+            default_identifier(3, Duration::from_secs(86400 * 2)),
+            "3-in-2days"
+        );
+        assert_eq!(
+            default_identifier(3, Duration::from_millis(500)),
+            "3-in-0.5sec"
+        );
     }
 }

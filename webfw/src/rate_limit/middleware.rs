@@ -85,9 +85,7 @@ impl RateLimitMiddleware {
         let hit = match self.store.increment(&key).await {
             Ok(hit) => hit,
             Err(e) if o.pass_on_store_error => {
-                eprintln!(
-                    "rate limit: the store failed ({e}); the request goes through unlimited"
-                );
+                eprintln!("rate limit: the store failed ({e}); the request goes through unlimited");
                 return Ok(Flow::Next);
             }
             Err(e) => return Err(e),
@@ -131,10 +129,11 @@ impl RateLimitMiddleware {
         if !over {
             return Ok(Flow::Next);
         }
-        if (o.legacy_headers || o.standard_headers.is_some()) && !res.headers_sent() {
-            if let Some(info) = req.rate_limit() {
-                headers::retry_after(res, info, o.window, o.retry_after);
-            }
+        if (o.legacy_headers || o.standard_headers.is_some())
+            && !res.headers_sent()
+            && let Some(info) = req.rate_limit()
+        {
+            headers::retry_after(res, info, o.window, o.retry_after);
         }
         match &o.handler {
             Some(handler) => handler(req, res, o),

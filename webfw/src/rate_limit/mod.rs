@@ -99,10 +99,7 @@ impl Serialize for RateLimitInfo {
                 Err(e) => -(e.duration().as_millis() as i64),
             };
             if let Some(t) = chrono::DateTime::from_timestamp_millis(ms) {
-                m.serialize_entry(
-                    "resetTime",
-                    &t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
-                )?;
+                m.serialize_entry("resetTime", &t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())?;
             }
         }
         m.serialize_entry("key", &self.key)?;

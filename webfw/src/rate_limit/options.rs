@@ -12,6 +12,8 @@ use crate::request::Request;
 use crate::response::Response;
 
 type ReqResFn<T> = Arc<dyn Fn(&Request, &Response) -> T + Send + Sync>;
+type AsyncLimitFn = Arc<dyn Fn(&Request, &Response) -> BoxFuture<'static, u64> + Send + Sync>;
+type KeyFn = Arc<dyn Fn(&Request) -> String + Send + Sync>;
 type HandlerFn =
     Arc<dyn Fn(&mut Request, &mut Response, &RateLimitOptions) -> crate::Result + Send + Sync>;
 
@@ -38,7 +40,7 @@ pub enum Draft {
 pub(crate) enum Limit {
     Fixed(u64),
     Sync(ReqResFn<u64>),
-    Async(Arc<dyn Fn(&Request, &Response) -> BoxFuture<'static, u64> + Send + Sync>),
+    Async(AsyncLimitFn),
 }
 
 /// `message`: what the default handler sends with the status.
@@ -55,7 +57,21 @@ pub enum Message {
     /// `res.send(object)`: a JSON body.
     Json(Value),
     /// A function of the request and response giving one of the others.
-    Fn(Arc<dyn Fn(&Request, &Response) -> Message + Send + Sync>),
+    Fn(ReqResFn<Message>),
+}
+
+impl Message {
+    /// A message computed for each limited request ([`Message::Fn`]).
+    ///
+    /// ```
+    /// use webfw::rate_limit::{Message, RateLimitOptions};
+    /// let o = RateLimitOptions::new().message(Message::from_fn(|req, _res| {
+    ///     format!("slow down, {}", req.ip()).into()
+    /// }));
+    /// ```
+    pub fn from_fn(f: impl Fn(&Request, &Response) -> Message + Send + Sync + 'static) -> Message {
+        Message::Fn(Arc::new(f))
+    }
 }
 
 impl From<&str> for Message {
@@ -113,7 +129,7 @@ pub struct RateLimitOptions {
     pub(crate) retry_after: Option<u64>,
     pub(crate) skip_failed: bool,
     pub(crate) skip_successful: bool,
-    pub(crate) key_generator: Option<Arc<dyn Fn(&Request) -> String + Send + Sync>>,
+    pub(crate) key_generator: Option<KeyFn>,
     pub(crate) ipv6_subnet: Option<u8>,
     pub(crate) skip: Option<ReqResFn<bool>>,
     pub(crate) request_was_successful: Option<ReqResFn<bool>>,
@@ -199,7 +215,10 @@ impl RateLimitOptions {
     ///     .limit_fn(|req, _res| if req.get("x-api-key").is_some() { 100 } else { 10 });
     /// assert_eq!(o.fixed_limit(), None);
     /// ```
-    pub fn limit_fn(mut self, f: impl Fn(&Request, &Response) -> u64 + Send + Sync + 'static) -> Self {
+    pub fn limit_fn(
+        mut self,
+        f: impl Fn(&Request, &Response) -> u64 + Send + Sync + 'static,
+    ) -> Self {
         self.limit = Limit::Sync(Arc::new(f));
         self
     }

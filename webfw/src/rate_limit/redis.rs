@@ -180,11 +180,17 @@ impl RateLimitStore for RedisStore {
     }
 
     fn decrement<'a>(&'a self, key: &'a str) -> BoxFuture<'a, crate::Result<()>> {
-        Box::pin(async move { self.run::<()>(redis::cmd("DECR").arg(self.key(key)).clone()).await })
+        Box::pin(async move {
+            self.run::<()>(redis::cmd("DECR").arg(self.key(key)).clone())
+                .await
+        })
     }
 
     fn reset_key<'a>(&'a self, key: &'a str) -> BoxFuture<'a, crate::Result<()>> {
-        Box::pin(async move { self.run::<()>(redis::cmd("DEL").arg(self.key(key)).clone()).await })
+        Box::pin(async move {
+            self.run::<()>(redis::cmd("DEL").arg(self.key(key)).clone())
+                .await
+        })
     }
 
     fn get<'a>(
