@@ -31,7 +31,8 @@ return { totalHits, timeToExpire }"#;
 ///
 /// ```
 /// use webfw::rate_limit::RedisStoreOptions;
-/// let o = RedisStoreOptions { prefix: "api:".into(), ..Default::default() };
+/// let o = RedisStoreOptions::new().prefix("api:");
+/// assert_eq!(o.prefix, "api:");
 /// assert_eq!(RedisStoreOptions::default().prefix, "rl:");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +51,40 @@ impl Default for RedisStoreOptions {
             prefix: "rl:".into(),
             timeout: Duration::from_secs(2),
         }
+    }
+}
+
+impl RedisStoreOptions {
+    /// rate-limit-redis's defaults.
+    ///
+    /// ```
+    /// assert_eq!(webfw::rate_limit::RedisStoreOptions::new().prefix, "rl:");
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `prefix`.
+    ///
+    /// ```
+    /// let o = webfw::rate_limit::RedisStoreOptions::new().prefix("login:");
+    /// assert_eq!(o.prefix, "login:");
+    /// ```
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    /// The bound on each command.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let o = webfw::rate_limit::RedisStoreOptions::new().timeout(Duration::from_millis(500));
+    /// assert_eq!(o.timeout, Duration::from_millis(500));
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
     }
 }
 
@@ -108,7 +143,7 @@ impl RedisStore {
     /// ```no_run
     /// # async fn run() -> webfw::Result<()> {
     /// use webfw::rate_limit::{RedisStore, RedisStoreOptions};
-    /// let opts = RedisStoreOptions { prefix: "login:".into(), ..Default::default() };
+    /// let opts = RedisStoreOptions::new().prefix("login:");
     /// let store = RedisStore::connect_with("redis://127.0.0.1/", opts).await?;
     /// # Ok(()) }
     /// ```
