@@ -1,11 +1,11 @@
-//! Cookie sessions: the session's data lives in a signed cookie.
-//!
 //! Express: `app.use(cookieSession({ name: 'session', keys: ['new', 'old'] }))`
 //! and `req.session.n = 1`.
+//!
 //! webfw: `app.use_(webfw::cookie_session(CookieSessionOptions::new().keys(["new", "old"])))`
 //! and `req.cookie_session().set("n", 1)?`.
 //!
-//! The `cookie-session` 2.1 package rebuilt (feature `cookie-session`). The
+//! Cookie sessions, the session's data kept in a signed cookie: the
+//! `cookie-session` 2.1 package rebuilt (feature `cookie-session`). The
 //! session is JSON, written base64-encoded into the `session` cookie and
 //! signed in `session.sig` with HMAC-SHA1 as the `keygrip` package does
 //! ([`crate::http::keygrip`]): cookies made by Express's cookie-session are

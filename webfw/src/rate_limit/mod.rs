@@ -1,15 +1,14 @@
-//! Rate limiting: counts each client's requests in a window and answers
-//! 429 past the limit.
-//!
 //! Express: `app.use(rateLimit({ windowMs: 15 * 60 * 1000, limit: 100 }))`.
+//!
 //! webfw: `app.use_(webfw::rate_limit(RateLimitOptions::new().window(Duration::from_secs(15 * 60)).limit(100)))`.
 //!
-//! The `express-rate-limit` 8.7 package rebuilt (feature `rate-limit`):
+//! Rate limiting, each client's requests counted in a window and answered
+//! with a 429 past the limit: the `express-rate-limit` 8.7 package rebuilt (feature `rate-limit`):
 //! the same options, headers (`X-RateLimit-*`, the IETF drafts 6, 7 and 8
 //! of `RateLimit`, `Retry-After`), the default 429 `Too many requests,
 //! please try again later.`, and [`req.rate_limit()`](crate::Request::rate_limit)
 //! for `req.rateLimit`. Counts are kept in a [`MemoryStore`] (bounded: see
-//! there) or, with the `redis` feature, in a [`RedisStore`] that keeps them
+//! there) or, with the `redis` feature, in a `RedisStore` that keeps them
 //! as `rate-limit-redis` does, so several processes (webfw or Express)
 //! share one count per client.
 //!

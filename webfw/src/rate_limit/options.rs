@@ -414,7 +414,7 @@ impl RateLimitOptions {
     }
 
     /// `store`: where hits are counted ([`MemoryStore`] by default, one
-    /// per limiter; a [`RedisStore`](super::RedisStore) shares the counts
+    /// per limiter; a `RedisStore` (feature `redis`) shares the counts
     /// between processes).
     ///
     /// ```
