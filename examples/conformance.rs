@@ -17,6 +17,10 @@
 mod body;
 #[path = "conformance/cookies.rs"]
 mod cookies;
+#[path = "conformance/eco_csession.rs"]
+mod eco_csession;
+#[path = "conformance/eco_ratelimit.rs"]
+mod eco_ratelimit;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]
@@ -88,6 +92,8 @@ fn main() -> std::io::Result<()> {
     params(&mut app);
     etag(&mut app);
     render::routes(&mut app, &cfg.fixtures);
+    eco_csession::routes(&mut app);
+    eco_ratelimit::routes(&mut app);
 
     let opts = ListenOptions::port(cfg.port).host("127.0.0.1");
     app.listen_with(opts, |addr| {

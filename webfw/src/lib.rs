@@ -4,6 +4,8 @@ pub mod app;
 pub mod body;
 mod cookie_parser;
 mod deprecate;
+#[cfg(feature = "cookie-session")]
+pub mod cookie_session;
 mod error;
 pub mod files;
 mod final_handler;
@@ -12,6 +14,8 @@ pub mod http;
 mod inline_option;
 pub mod logger;
 mod macros;
+#[cfg(feature = "rate-limit")]
+pub mod rate_limit;
 mod request;
 mod response;
 mod router;
@@ -33,6 +37,8 @@ pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
+#[cfg(feature = "cookie-session")]
+pub use cookie_session::cookie_session;
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
@@ -56,6 +62,8 @@ pub use minijinja;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
+#[cfg(feature = "rate-limit")]
+pub use rate_limit::rate_limit;
 pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,

@@ -21,9 +21,13 @@ use crate::inline_option::InlineOption;
 use crate::router::RouteInfo;
 
 mod accepts;
+#[cfg(feature = "cookie-session")]
+mod cookie_session;
 mod cookies;
 mod param;
 mod params;
+#[cfg(feature = "rate-limit")]
+mod rate_limit;
 mod session;
 mod upgrade;
 mod url;
