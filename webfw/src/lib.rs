@@ -3,19 +3,27 @@
 pub mod app;
 pub mod body;
 mod cookie_parser;
+#[cfg(feature = "cors")]
+pub mod cors;
 mod error;
 pub mod files;
 mod final_handler;
 mod handler;
+#[cfg(feature = "helmet")]
+pub mod helmet;
 pub mod http;
 mod inline_option;
 pub mod logger;
 mod macros;
 mod request;
 mod response;
+#[cfg(feature = "response-time")]
+pub mod response_time;
 mod router;
 mod routes;
 mod server;
+#[cfg(feature = "serve-favicon")]
+pub mod serve_favicon;
 pub mod session;
 #[cfg(feature = "tower")]
 pub mod testing;
@@ -26,14 +34,20 @@ mod trace;
 mod typed;
 pub mod upgrade;
 pub mod view;
+#[cfg(feature = "vhost")]
+pub mod vhost;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
+#[cfg(feature = "cors")]
+pub use cors::cors;
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
+#[cfg(feature = "helmet")]
+pub use helmet::helmet;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
     HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
@@ -49,6 +63,8 @@ pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
 };
+#[cfg(feature = "response-time")]
+pub use response_time::response_time;
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
@@ -59,6 +75,8 @@ pub use server::dispatch::ResponseBody;
 #[doc(hidden)]
 pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle};
+#[cfg(feature = "serve-favicon")]
+pub use serve_favicon::favicon;
 pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand. Needs the `tls` feature (on by
@@ -67,6 +85,8 @@ pub use session::session;
 pub use tokio_rustls::rustls;
 #[cfg(feature = "tower")]
 pub use tower::tower;
+#[cfg(feature = "vhost")]
+pub use vhost::vhost;
 
 /// `express()`: a new application.
 ///
