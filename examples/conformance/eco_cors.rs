@@ -32,7 +32,10 @@ pub fn routes(app: &mut App) {
                 .methods(["GET", "PUT"])
                 .allowed_headers(["Content-Type", "X-Token"]),
         ),
-        ("reflect", CorsOptions::new().origin(true).methods("GET,POST")),
+        (
+            "reflect",
+            CorsOptions::new().origin(true).methods("GET,POST"),
+        ),
         (
             "fn",
             CorsOptions::new().origin(Origin::function(|origin| {

@@ -7,9 +7,10 @@ use webfw::response_time::ResponseTimeOptions;
 pub fn routes(app: &mut App) {
     app.get(
         "/eco/rtime/default",
-        (webfw::response_time(()), |_req: &mut Request, res: &mut Response| {
-            res.send("timed")
-        }),
+        (
+            webfw::response_time(()),
+            |_req: &mut Request, res: &mut Response| res.send("timed"),
+        ),
     );
     let custom = ResponseTimeOptions::new()
         .digits(0)
@@ -17,9 +18,10 @@ pub fn routes(app: &mut App) {
         .header("X-Elapsed");
     app.get(
         "/eco/rtime/custom",
-        (webfw::response_time(custom), |_req: &mut Request, res: &mut Response| {
-            res.send("timed custom")
-        }),
+        (
+            webfw::response_time(custom),
+            |_req: &mut Request, res: &mut Response| res.send("timed custom"),
+        ),
     );
     let timed = webfw::response_time::callback(|req: &Request| {
         let method = req.method().clone();
@@ -30,6 +32,8 @@ pub fn routes(app: &mut App) {
     });
     app.get(
         "/eco/rtime/fn",
-        (timed, |_req: &mut Request, res: &mut Response| res.send("timed fn")),
+        (timed, |_req: &mut Request, res: &mut Response| {
+            res.send("timed fn")
+        }),
     );
 }

@@ -31,10 +31,9 @@ pub fn routes(app: &mut App) {
     let re = Regex::new(r"^([A-Za-z0-9_]+)-([0-9]+)\.re\.example$").expect("valid regex");
     vh.use_(webfw::vhost(re, vhost_echo("regex")));
     vh.use_(|req: &mut Request, res: &mut Response| {
-        let host = req
-            .headers()
-            .get("host")
-            .map_or(Value::Null, |h| Value::from(webfw::http::cookie::latin1(h.as_bytes())));
+        let host = req.headers().get("host").map_or(Value::Null, |h| {
+            Value::from(webfw::http::cookie::latin1(h.as_bytes()))
+        });
         res.json(&json!({"app": "none", "host": host}))
     });
     app.use_at("/eco/vhost", vh);

@@ -21,9 +21,9 @@ mod response;
 pub mod response_time;
 mod router;
 mod routes;
-mod server;
 #[cfg(feature = "serve-favicon")]
 pub mod serve_favicon;
+mod server;
 pub mod session;
 #[cfg(feature = "tower")]
 pub mod testing;
@@ -33,9 +33,9 @@ pub mod tower;
 mod trace;
 mod typed;
 pub mod upgrade;
-pub mod view;
 #[cfg(feature = "vhost")]
 pub mod vhost;
+pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{
@@ -46,14 +46,14 @@ pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use cors::cors;
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
-#[cfg(feature = "helmet")]
-pub use helmet::helmet;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
     HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
     async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers, next,
     next_route, next_router, param_fn,
 };
+#[cfg(feature = "helmet")]
+pub use helmet::helmet;
 pub use logger::{logger, logger_token};
 pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
@@ -69,14 +69,14 @@ pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOp
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
+#[cfg(feature = "serve-favicon")]
+pub use serve_favicon::favicon;
 #[cfg(feature = "tls")]
 pub use server::TlsConfig;
 pub use server::dispatch::ResponseBody;
 #[doc(hidden)]
 pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle};
-#[cfg(feature = "serve-favicon")]
-pub use serve_favicon::favicon;
 pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
 /// [`TlsConfig::from_server_config`] by hand. Needs the `tls` feature (on by

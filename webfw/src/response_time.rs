@@ -90,7 +90,9 @@ impl ResponseTimeOptions {
     /// ```
     pub fn header(mut self, name: &str) -> Self {
         self.header = HeaderName::from_bytes(name.as_bytes()).unwrap_or_else(|_| {
-            panic!("response-time: {name:?} is not a valid header name; use letters, digits and '-'")
+            panic!(
+                "response-time: {name:?} is not a valid header name; use letters, digits and '-'"
+            )
         });
         self
     }

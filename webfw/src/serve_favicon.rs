@@ -99,7 +99,10 @@ impl Favicon {
     /// use webfw::serve_favicon::Favicon;
     /// assert!(Favicon::open("no/such/favicon.ico", ()).is_err());
     /// ```
-    pub fn open(path: impl AsRef<Path>, options: impl Into<FaviconOptions>) -> std::io::Result<Favicon> {
+    pub fn open(
+        path: impl AsRef<Path>,
+        options: impl Into<FaviconOptions>,
+    ) -> std::io::Result<Favicon> {
         let body = std::fs::read(path.as_ref())?;
         Ok(Favicon::from_bytes(body, options))
     }

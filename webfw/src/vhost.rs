@@ -358,10 +358,7 @@ mod tests {
         assert_eq!(anchored(r"a\$"), r"^a\$$");
         assert_eq!(anchored(r"a\\$"), r"^a\\$");
         let re = Regex::new(r"(\w+)-(\d+)?\.re").unwrap();
-        assert_eq!(
-            caught(re, "ab-.re"),
-            Some(vec![Some("ab".into()), None])
-        );
+        assert_eq!(caught(re, "ab-.re"), Some(vec![Some("ab".into()), None]));
     }
 
     #[test]

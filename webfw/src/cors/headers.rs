@@ -10,8 +10,8 @@ use http::header::{
     ACCESS_CONTROL_MAX_AGE as MAX_AGE,
 };
 
-use super::origin::Matcher;
 use super::options::CorsOptions;
+use super::origin::Matcher;
 
 /// One step of cors's `applyHeaders`.
 #[derive(Debug, PartialEq, Eq)]
@@ -118,10 +118,7 @@ mod tests {
             steps,
             vec![
                 Set(ALLOW_ORIGIN, "*".into()),
-                Set(
-                    ALLOW_METHODS,
-                    "GET,HEAD,PUT,PATCH,POST,DELETE".into()
-                ),
+                Set(ALLOW_METHODS, "GET,HEAD,PUT,PATCH,POST,DELETE".into()),
                 Vary("Access-Control-Request-Headers"),
                 Set(ALLOW_HEADERS, "X-A,X-B".into()),
             ]
@@ -141,10 +138,7 @@ mod tests {
                 Set(ALLOW_ORIGIN, "http://a".into()),
                 Vary("Origin"),
                 Set(ALLOW_CREDENTIALS, "true".into()),
-                Set(
-                    ALLOW_METHODS,
-                    "GET,HEAD,PUT,PATCH,POST,DELETE".into()
-                ),
+                Set(ALLOW_METHODS, "GET,HEAD,PUT,PATCH,POST,DELETE".into()),
                 Vary("Access-Control-Request-Headers"),
                 Set(MAX_AGE, "0".into()),
                 Set(EXPOSE_HEADERS, "X-Total,X-Page".into()),
@@ -171,10 +165,7 @@ mod tests {
         };
         assert_eq!(
             actual(Some("http://x.b")),
-            vec![
-                Set(ALLOW_ORIGIN, "http://x.b".into()),
-                Vary("Origin")
-            ]
+            vec![Set(ALLOW_ORIGIN, "http://x.b".into()), Vary("Origin")]
         );
         assert_eq!(actual(Some("http://c")), vec![Vary("Origin")]);
         assert_eq!(actual(None), vec![Vary("Origin")]);

@@ -187,7 +187,11 @@ impl std::fmt::Debug for Origin {
 
 impl From<bool> for Origin {
     fn from(b: bool) -> Origin {
-        Origin(if b { Kind::Match(Matcher::All) } else { Kind::Off })
+        Origin(if b {
+            Kind::Match(Matcher::All)
+        } else {
+            Kind::Off
+        })
     }
 }
 

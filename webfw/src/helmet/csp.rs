@@ -344,7 +344,12 @@ fn parse_directives(csp: &ContentSecurityPolicy) -> Result<Policy, String> {
     let mut result: Vec<(String, Vec<Source>)> = if csp.use_defaults {
         DEFAULTS
             .iter()
-            .map(|(n, v)| ((*n).to_owned(), v.iter().map(|s| Source::from(*s)).collect()))
+            .map(|(n, v)| {
+                (
+                    (*n).to_owned(),
+                    v.iter().map(|s| Source::from(*s)).collect(),
+                )
+            })
             .collect()
     } else {
         Vec::new()
@@ -506,12 +511,13 @@ mod tests {
 
     #[test]
     fn function_sources_are_computed_per_request() {
-        let csp = ContentSecurityPolicy::new()
-            .use_defaults(false)
-            .directive(
-                "default-src",
-                vec![Source::from("'self'"), Source::function(|_, _| "'nonce-abc'".into())],
-            );
+        let csp = ContentSecurityPolicy::new().use_defaults(false).directive(
+            "default-src",
+            vec![
+                Source::from("'self'"),
+                Source::function(|_, _| "'nonce-abc'".into()),
+            ],
+        );
         let policy = csp.compile().unwrap().1;
         let req = Request::for_test(http::Method::GET, "/");
         let res = Response::for_test(&req);
@@ -524,6 +530,10 @@ mod tests {
             .compile()
             .unwrap()
             .1;
-        assert!(bad.value(&req, &res).unwrap_err().contains("should be quoted"));
+        assert!(
+            bad.value(&req, &res)
+                .unwrap_err()
+                .contains("should be quoted")
+        );
     }
 }

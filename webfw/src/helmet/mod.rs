@@ -59,9 +59,10 @@ pub struct Helmet {
     /// The policy when a directive has a function source; else it is in
     /// `fixed`.
     dynamic_csp: Option<(HeaderName, Policy)>,
-    /// The headers in helmet's order; `None` stands for removing
-    /// `X-Powered-By`.
-    fixed: Vec<Option<(HeaderName, HeaderValue)>>,
+    /// The headers in helmet's order.
+    fixed: Vec<(HeaderName, HeaderValue)>,
+    /// `xPoweredBy`: remove `X-Powered-By`.
+    hide_powered_by: bool,
 }
 
 /// `helmet(options)`: security headers on every response (see the
@@ -99,23 +100,35 @@ impl Helmet {
         let mut add = |name: &'static str, value: String| -> std::result::Result<(), String> {
             let value = HeaderValue::from_str(&value)
                 .map_err(|_| format!("{name} cannot be sent as {value:?}"))?;
-            fixed.push(Some((HeaderName::from_static(name), value)));
+            fixed.push((HeaderName::from_static(name), value));
             Ok(())
         };
-        if let Some(csp) = o.content_security_policy.resolve(ContentSecurityPolicy::new) {
+        if let Some(csp) = o
+            .content_security_policy
+            .resolve(ContentSecurityPolicy::new)
+        {
             let (name, policy) = csp.compile()?;
             match policy {
                 Policy::Fixed(text) => add(name, text)?,
                 dynamic => dynamic_csp = Some((HeaderName::from_static(name), dynamic)),
             }
         }
-        if let Some(p) = o.cross_origin_embedder_policy.resolve(|| "require-corp".into()) {
+        if let Some(p) = o
+            .cross_origin_embedder_policy
+            .resolve(|| "require-corp".into())
+        {
             add("cross-origin-embedder-policy", values::embedder(&p)?)?;
         }
-        if let Some(p) = o.cross_origin_opener_policy.resolve(|| "same-origin".into()) {
+        if let Some(p) = o
+            .cross_origin_opener_policy
+            .resolve(|| "same-origin".into())
+        {
             add("cross-origin-opener-policy", values::opener(&p)?)?;
         }
-        if let Some(p) = o.cross_origin_resource_policy.resolve(|| "same-origin".into()) {
+        if let Some(p) = o
+            .cross_origin_resource_policy
+            .resolve(|| "same-origin".into())
+        {
             add("cross-origin-resource-policy", values::resource(&p)?)?;
         }
         if o.origin_agent_cluster {
@@ -124,7 +137,10 @@ impl Helmet {
         if let Some(t) = o.referrer_policy.resolve(|| vec!["no-referrer".into()]) {
             add("referrer-policy", values::referrer(&t)?)?;
         }
-        if let Some(h) = o.strict_transport_security.resolve(StrictTransportSecurity::new) {
+        if let Some(h) = o
+            .strict_transport_security
+            .resolve(StrictTransportSecurity::new)
+        {
             let v = values::hsts(h.max_age, h.include_sub_domains, h.preload);
             add("strict-transport-security", v)?;
         }
@@ -132,7 +148,10 @@ impl Helmet {
             add("x-content-type-options", "nosniff".into())?;
         }
         if let Some(allow) = o.x_dns_prefetch_control.resolve(|| false) {
-            add("x-dns-prefetch-control", if allow { "on" } else { "off" }.into())?;
+            add(
+                "x-dns-prefetch-control",
+                if allow { "on" } else { "off" }.into(),
+            )?;
         }
         if o.x_download_options {
             add("x-download-options", "noopen".into())?;
@@ -140,37 +159,41 @@ impl Helmet {
         if let Some(a) = o.x_frame_options.resolve(|| "sameorigin".into()) {
             add("x-frame-options", values::frame(&a)?)?;
         }
-        if let Some(p) = o.x_permitted_cross_domain_policies.resolve(|| "none".into()) {
+        if let Some(p) = o
+            .x_permitted_cross_domain_policies
+            .resolve(|| "none".into())
+        {
             add("x-permitted-cross-domain-policies", values::permitted(&p)?)?;
         }
-        if o.x_powered_by {
-            fixed.push(None);
-        }
         if o.x_xss_protection {
-            fixed.push(Some((
-                HeaderName::from_static("x-xss-protection"),
-                HeaderValue::from_static("0"),
-            )));
+            add("x-xss-protection", "0".into())?;
         }
-        Ok(Helmet { dynamic_csp, fixed })
+        Ok(Helmet {
+            dynamic_csp,
+            fixed,
+            hide_powered_by: o.x_powered_by,
+        })
     }
 
     fn apply(&self, req: &Request, res: &mut Response) -> Result {
-        if let Some((name, policy)) = &self.dynamic_csp {
-            let text = policy.value(req, res).map_err(Error::new)?;
+        let policy = match &self.dynamic_csp {
+            Some((name, policy)) => Some((name, policy.value(req, res).map_err(Error::new)?)),
+            None => None,
+        };
+        // Removed first: a header map fills the gap with its last entry,
+        // which would move helmet's last header in front of the others.
+        if self.hide_powered_by {
+            res.remove_header("x-powered-by");
+        }
+        if let Some((name, text)) = policy {
             let value = HeaderValue::from_str(&text).map_err(|_| {
                 Error::new(format!("Invalid character in header content [\"{name}\"]"))
                     .with_name("TypeError")
             })?;
             res.insert_header(name.clone(), value);
         }
-        for header in &self.fixed {
-            match header {
-                Some((name, value)) => res.insert_header(name.clone(), value.clone()),
-                None => {
-                    res.remove_header("x-powered-by");
-                }
-            }
+        for (name, value) in &self.fixed {
+            res.insert_header(name.clone(), value.clone());
         }
         Ok(Flow::Next)
     }

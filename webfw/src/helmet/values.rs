@@ -143,7 +143,10 @@ mod tests {
             permitted("x").unwrap_err(),
             r#"X-Permitted-Cross-Domain-Policies does not support "x""#
         );
-        assert_eq!(hsts(86400, true, true), "max-age=86400; includeSubDomains; preload");
+        assert_eq!(
+            hsts(86400, true, true),
+            "max-age=86400; includeSubDomains; preload"
+        );
         assert_eq!(hsts(0, false, false), "max-age=0");
     }
 }

@@ -377,7 +377,10 @@ impl Response {
     /// where Node sends it as set (cors's 204 preflight answer): an
     /// empty body of known length keeps it.
     fn zero_length_set(&self) -> bool {
-        self.get("content-length") == Some("0")
+        self.headers
+            .as_ref()
+            .and_then(|h| h.get(CONTENT_LENGTH))
+            .is_some_and(|v| v.as_bytes() == b"0")
     }
 
     /// `res.write(chunk)`: sends the head (chunked, unless a Content-Length was
