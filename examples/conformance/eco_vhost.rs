@@ -31,9 +31,11 @@ pub fn routes(app: &mut App) {
     let re = Regex::new(r"^([A-Za-z0-9_]+)-([0-9]+)\.re\.example$").expect("valid regex");
     vh.use_(webfw::vhost(re, vhost_echo("regex")));
     vh.use_(|req: &mut Request, res: &mut Response| {
-        let host = req.headers().get("host").map_or(Value::Null, |h| {
-            Value::from(webfw::http::cookie::latin1(h.as_bytes()))
-        });
+        // `req.headers.host || null`: an empty header is null too.
+        let host = match req.headers().get("host") {
+            Some(h) if !h.is_empty() => Value::from(webfw::http::cookie::latin1(h.as_bytes())),
+            _ => Value::Null,
+        };
         res.json(&json!({"app": "none", "host": host}))
     });
     app.use_at("/eco/vhost", vh);
