@@ -184,3 +184,63 @@ async fn actual_requests_get_credentials_and_exposed_headers_but_no_preflight_he
         assert!(!res.has_header(absent), "{absent}");
     }
 }
+
+#[tokio::test]
+async fn a_delegate_works_the_options_out_per_request() {
+    let mut app = webfw::app();
+    app.use_at(
+        "/sync",
+        webfw::cors::delegate(|req| match req.get("x-tenant") {
+            Some("bad") => Err(Error::new("unknown tenant")),
+            Some(t) => Ok(CorsOptions::new().origin(format!("https://{t}.example"))),
+            None => Ok(CorsOptions::new().origin(false)),
+        }),
+    );
+    app.use_at(
+        "/async",
+        webfw::cors::delegate_async(|req| {
+            let tenant = req.get("x-tenant").map(str::to_owned);
+            async move {
+                tokio::task::yield_now().await;
+                // An async origin function under an async delegate.
+                Ok(CorsOptions::new()
+                    .max_age(5)
+                    .origin(Origin::function_async(move |origin| {
+                        let tenant = tenant.clone();
+                        async move { Ok(Origin::from(origin.is_some() && tenant.is_some())) }
+                    })))
+            }
+        }),
+    );
+    app.all("/*", |_req: &mut Request, res: &mut Response| {
+        res.send("routed")
+    });
+    let server = TestServer::start(app).await;
+    let res = server.get_with("/sync/a", &[("X-Tenant", "acme")]).await;
+    assert_eq!(
+        res.header("access-control-allow-origin"),
+        Some("https://acme.example")
+    );
+    let res = server.get("/sync/a").await;
+    assert_eq!(res.body, b"routed");
+    assert!(!res.has_header("access-control-allow-origin"));
+    let res = server.get_with("/sync/a", &[("X-Tenant", "bad")]).await;
+    assert_eq!(res.status, 500);
+    let res = server
+        .call(
+            "OPTIONS",
+            "/async/a",
+            &[("X-Tenant", "t"), ("Origin", "http://o.example")],
+        )
+        .await;
+    assert_eq!(res.status, 204);
+    assert_eq!(
+        res.header("access-control-allow-origin"),
+        Some("http://o.example")
+    );
+    assert_eq!(res.header("access-control-max-age"), Some("5"));
+    let res = server
+        .call("OPTIONS", "/async/a", &[("Origin", "http://o.example")])
+        .await;
+    assert_eq!(res.body, b"routed");
+}

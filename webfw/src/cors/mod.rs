@@ -11,7 +11,8 @@
 //! is answered at once (204, `Content-Length: 0`) unless
 //! [`preflight_continue`](CorsOptions::preflight_continue) passes it on.
 //! `origin: false` (or a function deciding `false`) leaves the request
-//! untouched.
+//! untouched. The options may also be worked out per request
+//! ([`delegate`], [`delegate_async`]: cors's options delegate).
 //!
 //! ```
 //! use webfw::cors::{CorsOptions, Origin, OriginMatch, Regex};
@@ -27,6 +28,9 @@ mod headers;
 mod options;
 mod origin;
 
+use std::future::Future;
+use std::sync::Arc;
+
 use http::{HeaderName, HeaderValue, Method};
 pub use regex::Regex;
 
@@ -34,22 +38,42 @@ pub use options::{CorsOptions, List};
 pub use origin::{Origin, OriginMatch};
 
 use crate::error::Error;
-use crate::handler::{Flow, Handler, HandlerFuture, Result};
+use crate::handler::{BoxFuture, Flow, Handler, HandlerFuture, Result};
 use crate::request::Request;
 use crate::response::Response;
 use headers::{Allowed, Incoming, Step};
 use origin::{Kind, Matcher};
 
-/// The middleware [`cors`](crate::cors()) returns.
+/// The middleware [`cors`](crate::cors()), [`delegate`] and
+/// [`delegate_async`] return.
 ///
 /// ```
 /// let cors: webfw::cors::Cors = webfw::cors(());
 /// let mut app = webfw::app();
 /// app.use_(webfw::handler(cors));
 /// ```
-#[derive(Clone, Debug)]
-pub struct Cors {
-    opts: CorsOptions,
+#[derive(Clone)]
+pub struct Cors(Options);
+
+type DelegateFn = dyn Fn(&Request) -> std::result::Result<CorsOptions, Error> + Send + Sync;
+type AsyncDelegateFn =
+    dyn Fn(&Request) -> BoxFuture<'static, std::result::Result<CorsOptions, Error>> + Send + Sync;
+
+/// Where a request's options come from.
+#[derive(Clone)]
+enum Options {
+    Fixed(CorsOptions),
+    Delegate(Arc<DelegateFn>),
+    AsyncDelegate(Arc<AsyncDelegateFn>),
+}
+
+impl std::fmt::Debug for Cors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Options::Fixed(o) => f.debug_tuple("Cors").field(o).finish(),
+            Options::Delegate(_) | Options::AsyncDelegate(_) => f.write_str("Cors(delegate)"),
+        }
+    }
 }
 
 /// `cors(options)`: CORS headers and preflight answers (see the
@@ -64,9 +88,49 @@ pub struct Cors {
 /// app.get("/", |_req: &mut Request, res: &mut Response| res.json(&serde_json::json!({"ok": true})));
 /// ```
 pub fn cors(options: impl Into<CorsOptions>) -> Cors {
-    Cors {
-        opts: options.into(),
-    }
+    Cors(Options::Fixed(options.into()))
+}
+
+/// `cors((req, callback) => …)`: the options worked out for each request
+/// by `f` (cors's options delegate); an error goes to the error handlers.
+///
+/// ```
+/// use webfw::cors::CorsOptions;
+/// let mut app = webfw::app();
+/// app.use_(webfw::cors::delegate(|req| {
+///     let public = req.path().starts_with("/public/");
+///     Ok(CorsOptions::new().origin(if public { "*" } else { "https://app.example" }))
+/// }));
+/// ```
+pub fn delegate<F>(f: F) -> Cors
+where
+    F: Fn(&Request) -> std::result::Result<CorsOptions, Error> + Send + Sync + 'static,
+{
+    Cors(Options::Delegate(Arc::new(f)))
+}
+
+/// [`delegate`] for a function that awaits: it takes from the request
+/// what it needs and returns a future of the options.
+///
+/// ```
+/// use webfw::cors::CorsOptions;
+/// let mut app = webfw::app();
+/// app.use_(webfw::cors::delegate_async(|req| {
+///     let tenant = req.get("x-tenant").unwrap_or("").to_owned();
+///     async move {
+///         tokio::task::yield_now().await;
+///         Ok(CorsOptions::new().origin(format!("https://{tenant}.example")))
+///     }
+/// }));
+/// ```
+pub fn delegate_async<F, Fut>(f: F) -> Cors
+where
+    F: Fn(&Request) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = std::result::Result<CorsOptions, Error>> + Send + 'static,
+{
+    Cors(Options::AsyncDelegate(Arc::new(move |req| {
+        Box::pin(f(req))
+    })))
 }
 
 impl From<()> for CorsOptions {
@@ -77,21 +141,54 @@ impl From<()> for CorsOptions {
 
 impl Handler for Cors {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        match &self.opts.origin.0 {
-            Kind::Sync(f) => {
-                let origin = header_text(req, "origin");
-                let decided = f(origin.as_deref());
-                HandlerFuture::Ready(Some(decided.and_then(|o| self.apply(&o.0, req, res))))
-            }
-            Kind::Async(f) => {
-                let decided = f(header_text(req, "origin"));
+        match &self.0 {
+            Options::Fixed(opts) => run(opts, req, res),
+            Options::Delegate(f) => match f(req) {
+                Err(e) => HandlerFuture::Ready(Some(Err(e))),
+                Ok(opts) if matches!(opts.origin.0, Kind::Async(_)) => {
+                    HandlerFuture::Boxed(Box::pin(async move { run(&opts, req, res).await }))
+                }
+                Ok(opts) => HandlerFuture::Ready(Some(run_now(&opts, req, res))),
+            },
+            Options::AsyncDelegate(f) => {
+                let opts = f(req);
                 HandlerFuture::Boxed(Box::pin(async move {
-                    let origin = decided.await?;
-                    self.apply(&origin.0, req, res)
+                    let opts = opts.await?;
+                    run(&opts, req, res).await
                 }))
             }
-            fixed => HandlerFuture::Ready(Some(self.apply(fixed, req, res))),
         }
+    }
+}
+
+/// cors's `corsMiddleware` once the options are known: the origin
+/// decided (by a function, maybe awaiting), then the headers.
+fn run<'a>(
+    opts: &'a CorsOptions,
+    req: &'a mut Request,
+    res: &'a mut Response,
+) -> HandlerFuture<'a> {
+    match &opts.origin.0 {
+        Kind::Async(f) => {
+            let decided = f(header_text(req, "origin"));
+            HandlerFuture::Boxed(Box::pin(async move {
+                let origin = decided.await?;
+                apply(opts, &origin.0, req, res)
+            }))
+        }
+        _ => HandlerFuture::Ready(Some(run_now(opts, req, res))),
+    }
+}
+
+/// [`run`] for an origin option that needs no await.
+fn run_now(opts: &CorsOptions, req: &Request, res: &mut Response) -> Result {
+    match &opts.origin.0 {
+        Kind::Sync(f) => {
+            let origin = header_text(req, "origin");
+            let decided = f(origin.as_deref())?;
+            apply(opts, &decided.0, req, res)
+        }
+        fixed => apply(opts, fixed, req, res),
     }
 }
 
@@ -99,46 +196,44 @@ impl Handler for Cors {
 /// reflected, as cors treats a truthy non-string value.
 static REFLECT: Matcher = Matcher::All;
 
-impl Cors {
-    /// cors's inner `cors(options, req, res, next)` once the origin is known.
-    fn apply(&self, origin: &Kind, req: &Request, res: &mut Response) -> Result {
-        let allowed = match origin {
-            Kind::Off => return Ok(Flow::Next),
-            Kind::Any => Allowed::Any,
-            Kind::Fixed(o) => Allowed::Fixed(o),
-            Kind::Match(m) => Allowed::Match(m),
-            Kind::Sync(_) | Kind::Async(_) => Allowed::Match(&REFLECT),
-        };
-        let preflight = *req.method() == Method::OPTIONS;
-        let request_origin = header_text(req, "origin");
-        let request_headers = if preflight {
-            header_text(req, "access-control-request-headers")
-        } else {
-            None
-        };
-        let incoming = Incoming {
-            preflight,
-            origin: request_origin.as_deref(),
-            request_headers: request_headers.as_deref(),
-        };
-        for step in headers::plan(&self.opts, &allowed, &incoming) {
-            match step {
-                Step::Set(name, value) => {
-                    let value = latin1_value(&name, &value)?;
-                    res.insert_header(name, value);
-                }
-                Step::Vary(field) => {
-                    res.vary(field);
-                }
+/// cors's inner `cors(options, req, res, next)` once the origin is known.
+fn apply(opts: &CorsOptions, origin: &Kind, req: &Request, res: &mut Response) -> Result {
+    let allowed = match origin {
+        Kind::Off => return Ok(Flow::Next),
+        Kind::Any => Allowed::Any,
+        Kind::Fixed(o) => Allowed::Fixed(o),
+        Kind::Match(m) => Allowed::Match(m),
+        Kind::Sync(_) | Kind::Async(_) => Allowed::Match(&REFLECT),
+    };
+    let preflight = *req.method() == Method::OPTIONS;
+    let request_origin = header_text(req, "origin");
+    let request_headers = if preflight {
+        header_text(req, "access-control-request-headers")
+    } else {
+        None
+    };
+    let incoming = Incoming {
+        preflight,
+        origin: request_origin.as_deref(),
+        request_headers: request_headers.as_deref(),
+    };
+    for step in headers::plan(opts, &allowed, &incoming) {
+        match step {
+            Step::Set(name, value) => {
+                let value = latin1_value(&name, &value)?;
+                res.insert_header(name, value);
+            }
+            Step::Vary(field) => {
+                res.vary(field);
             }
         }
-        if !preflight || self.opts.preflight_continue {
-            return Ok(Flow::Next);
-        }
-        res.status(self.opts.options_success_status)
-            .set("Content-Length", "0")
-            .end()
     }
+    if !preflight || opts.preflight_continue {
+        return Ok(Flow::Next);
+    }
+    res.status(opts.options_success_status)
+        .set("Content-Length", "0")
+        .end()
 }
 
 /// A request header as Node shows it in `req.headers`: bytes read as
