@@ -196,6 +196,15 @@ fn options_helmet_refuses_are_reported_with_its_messages() {
         )),
         "Content-Security-Policy needs a default-src but none was provided. If you really want to disable it, set it to `contentSecurityPolicy.dangerouslyDisableDefaultSrc`."
     );
+    let bell = err(HelmetOptions::new().content_security_policy(
+        ContentSecurityPolicy::new()
+            .use_defaults(false)
+            .directive("default-src", "a\u{7}"),
+    ));
+    assert_eq!(
+        bell,
+        r#"content-security-policy: "default-src a\u{7}" holds a character a header cannot carry; use visible ASCII"#
+    );
     let panicked =
         std::panic::catch_unwind(|| webfw::helmet(HelmetOptions::new().x_frame_options("allow")));
     assert!(panicked.is_err());

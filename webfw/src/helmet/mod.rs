@@ -98,8 +98,11 @@ impl Helmet {
         let mut fixed = Vec::with_capacity(14);
         let mut dynamic_csp = None;
         let mut add = |name: &'static str, value: String| -> std::result::Result<(), String> {
-            let value = HeaderValue::from_str(&value)
-                .map_err(|_| format!("{name} cannot be sent as {value:?}"))?;
+            let value = HeaderValue::from_str(&value).map_err(|_| {
+                format!(
+                    "{name}: {value:?} holds a character a header cannot carry; use visible ASCII"
+                )
+            })?;
             fixed.push((HeaderName::from_static(name), value));
             Ok(())
         };
