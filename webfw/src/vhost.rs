@@ -3,7 +3,7 @@
 //! Express: `app.use(vhost('*.example.com', subApp))`;
 //! webfw: `app.use_(webfw::vhost("*.example.com", sub_app))`.
 //!
-//! The handler (a function, a [`Router`](crate::Router), an
+//! The handler (a function, a [`Router`], an
 //! [`App`](crate::App), any [`IntoMiddleware`] value) runs only for requests
 //! whose `Host` header, port left out, matches `hostname`; the others pass
 //! on. A string hostname matches case-insensitively as a whole, each `*`
