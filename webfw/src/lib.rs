@@ -6,10 +6,14 @@ mod cookie_parser;
 mod deprecate;
 #[cfg(feature = "cookie-session")]
 pub mod cookie_session;
+#[cfg(feature = "cors")]
+pub mod cors;
 mod error;
 pub mod files;
 mod final_handler;
 mod handler;
+#[cfg(feature = "helmet")]
+pub mod helmet;
 pub mod http;
 mod inline_option;
 pub mod logger;
@@ -18,8 +22,12 @@ mod macros;
 pub mod rate_limit;
 mod request;
 mod response;
+#[cfg(feature = "response-time")]
+pub mod response_time;
 mod router;
 mod routes;
+#[cfg(feature = "serve-favicon")]
+pub mod serve_favicon;
 mod server;
 pub mod session;
 #[cfg(feature = "tower")]
@@ -30,6 +38,8 @@ pub mod tower;
 mod trace;
 mod typed;
 pub mod upgrade;
+#[cfg(feature = "vhost")]
+pub mod vhost;
 pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
@@ -39,6 +49,8 @@ pub use body::{
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 #[cfg(feature = "cookie-session")]
 pub use cookie_session::cookie_session;
+#[cfg(feature = "cors")]
+pub use cors::cors;
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
@@ -47,6 +59,8 @@ pub use handler::{
     async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers, next,
     next_route, next_router, param_fn,
 };
+#[cfg(feature = "helmet")]
+pub use helmet::helmet;
 pub use logger::{logger, logger_token};
 pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
@@ -69,10 +83,14 @@ pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
     SendBody,
 };
+#[cfg(feature = "response-time")]
+pub use response_time::response_time;
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
+#[cfg(feature = "serve-favicon")]
+pub use serve_favicon::favicon;
 #[cfg(feature = "tls")]
 pub use server::TlsConfig;
 pub use server::dispatch::ResponseBody;
@@ -87,6 +105,8 @@ pub use session::session;
 pub use tokio_rustls::rustls;
 #[cfg(feature = "tower")]
 pub use tower::tower;
+#[cfg(feature = "vhost")]
+pub use vhost::vhost;
 
 /// `express()`: a new application.
 ///
