@@ -43,10 +43,14 @@ async fn method_from_header_later(req: &mut Request, res: &mut Response) -> Resu
 fn method_app(rewrite: webfw::Middleware) -> App {
     let mut app = webfw::app();
     app.use_at("/m", rewrite);
-    app.post("/m/a", |_: &mut Request, res: &mut Response| res.send("post a"));
+    app.post("/m/a", |_: &mut Request, res: &mut Response| {
+        res.send("post a")
+    });
     app.put("/m/a", |_: &mut Request, _: &mut Response| next());
     app.put("/m/a", describe);
-    app.get("/m/a", |_: &mut Request, res: &mut Response| res.send("get a"));
+    app.get("/m/a", |_: &mut Request, res: &mut Response| {
+        res.send("get a")
+    });
     app
 }
 
@@ -59,7 +63,10 @@ async fn later_layers_route_by_a_rewritten_method() {
     ] {
         let srv = TestServer::start(method_app(rewrite)).await;
         assert_eq!(srv.call("POST", "/m/a", &[]).await.text(), "post a");
-        let v = srv.call("POST", "/m/a?q=1", &[("X-To", "PUT")]).await.json();
+        let v = srv
+            .call("POST", "/m/a?q=1", &[("X-To", "PUT")])
+            .await
+            .json();
         assert_eq!(
             v,
             json!({"method": "PUT", "originalMethod": "POST", "url": "/m/a?q=1", "path": "/m/a",
@@ -68,7 +75,10 @@ async fn later_layers_route_by_a_rewritten_method() {
         // Express lower-cases the method to compare it with a route's, and
         // keeps it as assigned.
         let v = srv.call("POST", "/m/a", &[("X-To", "put")]).await.json();
-        assert_eq!((&v["method"], &v["originalMethod"]), (&json!("put"), &json!("POST")));
+        assert_eq!(
+            (&v["method"], &v["originalMethod"]),
+            (&json!("put"), &json!("POST"))
+        );
         // A HEAD assigned in lower case finds the GET route as HEAD does.
         let res = srv.call("POST", "/m/a", &[("X-To", "head")]).await;
         assert_eq!((res.status, res.text().as_str()), (200, "get a"));
@@ -91,10 +101,14 @@ async fn a_rewrite_inside_a_router_outlives_the_mount() {
         next()
     });
     r.delete("/z", |_: &mut Request, _: &mut Response| next());
-    r.all("/y", |_: &mut Request, res: &mut Response| res.send("router y"));
+    r.all("/y", |_: &mut Request, res: &mut Response| {
+        res.send("router y")
+    });
     let mut app = webfw::app();
     app.use_at("/r", r);
-    app.delete("/r/y", |_: &mut Request, res: &mut Response| res.send("parent y"));
+    app.delete("/r/y", |_: &mut Request, res: &mut Response| {
+        res.send("parent y")
+    });
     app.delete("/r/z", describe);
     let srv = TestServer::start(app).await;
     for target in ["/r/y?a=1", "/r/q?a=1"] {
@@ -144,7 +158,9 @@ async fn options_rewritten_away_is_not_answered_automatically() {
         req.set_method(Method::GET);
         next()
     });
-    app.put("/opt/x", |_: &mut Request, res: &mut Response| res.send("put"));
+    app.put("/opt/x", |_: &mut Request, res: &mut Response| {
+        res.send("put")
+    });
     let srv = TestServer::start(app).await;
     let res = srv.call("OPTIONS", "/opt/x", &[]).await;
     assert_eq!(res.status, 404);
@@ -186,6 +202,9 @@ async fn the_access_log_shows_the_new_method() {
     app.use_(method_from_header);
     app.put("/a", |_: &mut Request, res: &mut Response| res.send("put"));
     let srv = TestServer::start(app).await;
-    assert_eq!(srv.call("POST", "/a?x", &[("X-To", "PUT")]).await.text(), "put");
+    assert_eq!(
+        srv.call("POST", "/a?x", &[("X-To", "PUT")]).await.text(),
+        "put"
+    );
     assert_eq!(cap.lines(), vec!["PUT /a?x 200"]);
 }
