@@ -37,10 +37,10 @@ pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::{
-    AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
-    HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
-    async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers, next,
-    next_route, next_router, param_fn,
+    AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, AsyncStateFn, BoxFuture, ErrorHandler, Flow,
+    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler,
+    Result, async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers,
+    next, next_route, next_router, param_fn, with_state, with_state_async,
 };
 pub use logger::{logger, logger_token};
 pub use macros::{

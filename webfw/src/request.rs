@@ -26,6 +26,7 @@ mod param;
 mod params;
 mod rewrite;
 mod session;
+mod state;
 mod upgrade;
 mod url;
 
