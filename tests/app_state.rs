@@ -244,3 +244,38 @@ async fn reaching_a_value_allocates_nothing() {
     let srv = TestServer::start(app).await;
     assert_eq!(srv.get("/").await.text(), "200 0");
 }
+
+/// Closures that own what they capture, through `async_handler!`: each
+/// request calls the same closure, whose captured values persist.
+#[tokio::test]
+async fn closures_that_own_a_pool_serve_every_request() {
+    let pool = std::sync::Arc::new(Pool::new("captured"));
+    let mut app = webfw::app();
+    let p = std::sync::Arc::clone(&pool);
+    app.get(
+        "/async-closure",
+        webfw::async_handler!(async move |req, res| {
+            tokio::task::yield_now().await;
+            res.send(format!("{} {} {}", p.name, p.hit(), req.path()))
+        }),
+    );
+    let p = std::sync::Arc::clone(&pool);
+    app.get(
+        "/block",
+        webfw::async_handler!(move |req, res| async move {
+            tokio::task::yield_now().await;
+            res.send(format!("{} {} {}", p.name, p.hit(), req.path()))
+        }),
+    );
+    let srv = TestServer::start(app).await;
+    assert_eq!(
+        srv.get("/async-closure").await.text(),
+        "captured 1 /async-closure"
+    );
+    assert_eq!(srv.get("/block").await.text(), "captured 2 /block");
+    assert_eq!(
+        srv.get("/async-closure").await.text(),
+        "captured 3 /async-closure"
+    );
+    assert_eq!(pool.hits.load(Ordering::Relaxed), 3);
+}

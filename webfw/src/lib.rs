@@ -36,6 +36,8 @@ pub use body::{
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
+#[doc(hidden)]
+pub use handler::__async_handler;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, AsyncStateFn, BoxFuture, ErrorHandler, Flow,
     Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler,

@@ -39,7 +39,7 @@ use crate::request::Request;
 use crate::response::Response;
 use crate::router::Middleware;
 
-pub use closures::{async_handler_fn, error_handler_fn, handler_fn, param_fn};
+pub use closures::{__async_handler, async_handler_fn, error_handler_fn, handler_fn, param_fn};
 pub(crate) use middleware::sealed;
 pub use middleware::{AsyncErrorHandlerFn, AsyncHandlerFn, IntoMiddleware, IntoMiddlewares};
 pub use param::{AsyncParamFn, IntoParamHandler};
