@@ -31,6 +31,8 @@ mod eco_helmet;
 mod eco_response_time;
 #[path = "conformance/eco_vhost.rs"]
 mod eco_vhost;
+#[path = "conformance/eco_override.rs"]
+mod eco_override;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]
@@ -109,6 +111,7 @@ fn main() -> std::io::Result<()> {
     eco_vhost::routes(&mut app);
     eco_favicon::routes(&mut app, &cfg.fixtures);
     eco_response_time::routes(&mut app);
+    eco_override::routes(&mut app);
 
     let opts = ListenOptions::port(cfg.port).host("127.0.0.1");
     app.listen_with(opts, |addr| {

@@ -20,6 +20,8 @@ pub mod logger;
 mod macros;
 #[cfg(feature = "rate-limit")]
 pub mod rate_limit;
+#[cfg(feature = "method-override")]
+mod method_override;
 mod request;
 mod response;
 #[cfg(feature = "response-time")]
@@ -53,11 +55,13 @@ pub use cookie_session::cookie_session;
 pub use cors::cors;
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
+#[doc(hidden)]
+pub use handler::__async_handler;
 pub use handler::{
-    AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
-    HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
-    async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers, next,
-    next_route, next_router, param_fn,
+    AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, AsyncStateFn, BoxFuture, ErrorHandler, Flow,
+    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler,
+    Result, async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers,
+    next, next_route, next_router, param_fn, with_state, with_state_async,
 };
 #[cfg(feature = "helmet")]
 pub use helmet::helmet;
@@ -78,6 +82,8 @@ pub use minijinja;
 pub use redis;
 #[cfg(feature = "rate-limit")]
 pub use rate_limit::rate_limit;
+#[cfg(feature = "method-override")]
+pub use method_override::{MethodGetter, MethodOverride, method_override};
 pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
