@@ -17,22 +17,22 @@
 mod body;
 #[path = "conformance/cookies.rs"]
 mod cookies;
-#[path = "conformance/eco_csession.rs"]
-mod eco_csession;
-#[path = "conformance/eco_ratelimit.rs"]
-mod eco_ratelimit;
 #[path = "conformance/eco_cors.rs"]
 mod eco_cors;
+#[path = "conformance/eco_csession.rs"]
+mod eco_csession;
 #[path = "conformance/eco_favicon.rs"]
 mod eco_favicon;
 #[path = "conformance/eco_helmet.rs"]
 mod eco_helmet;
+#[path = "conformance/eco_override.rs"]
+mod eco_override;
+#[path = "conformance/eco_ratelimit.rs"]
+mod eco_ratelimit;
 #[path = "conformance/eco_response_time.rs"]
 mod eco_response_time;
 #[path = "conformance/eco_vhost.rs"]
 mod eco_vhost;
-#[path = "conformance/eco_override.rs"]
-mod eco_override;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]

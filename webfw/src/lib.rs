@@ -3,11 +3,11 @@
 pub mod app;
 pub mod body;
 mod cookie_parser;
-mod deprecate;
 #[cfg(feature = "cookie-session")]
 pub mod cookie_session;
 #[cfg(feature = "cors")]
 pub mod cors;
+mod deprecate;
 mod error;
 pub mod files;
 mod final_handler;
@@ -18,10 +18,10 @@ pub mod http;
 mod inline_option;
 pub mod logger;
 mod macros;
-#[cfg(feature = "rate-limit")]
-pub mod rate_limit;
 #[cfg(feature = "method-override")]
 mod method_override;
+#[cfg(feature = "rate-limit")]
+pub mod rate_limit;
 mod request;
 mod response;
 #[cfg(feature = "response-time")]
@@ -70,20 +70,20 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
+#[cfg(feature = "method-override")]
+pub use method_override::{MethodGetter, MethodOverride, method_override};
 /// The minijinja version [`view::MiniJinja`] is built on, for the
 /// `Environment` given to [`view::MiniJinja::from_env`] without a version
 /// pinned by hand. Needs the `minijinja` feature (on by default).
 #[cfg(feature = "minijinja")]
 pub use minijinja;
+#[cfg(feature = "rate-limit")]
+pub use rate_limit::rate_limit;
 /// The redis version [`session::RedisStore`] is built on, for a client the
 /// app shares with its sessions without a version pinned by hand. Needs the
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-#[cfg(feature = "rate-limit")]
-pub use rate_limit::rate_limit;
-#[cfg(feature = "method-override")]
-pub use method_override::{MethodGetter, MethodOverride, method_override};
 pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
