@@ -1,7 +1,9 @@
 //! The soak and fault suite: run `soak/run` (it raises the descriptor limit
 //! and builds in release). It starts `soak_server` on 127.0.0.1 and puts it
 //! through connection churn, 2,000 idle connections, slowloris heads,
-//! stalled and dripped bodies, clients that vanish mid-response, and SIGTERM
+//! stalled and dripped bodies, clients that vanish mid-response, HTTP/2
+//! clients that never read (many connections asking for large bodies at
+//! once, and streams whose handler writes without waiting), and SIGTERM
 //! under load; it prints one table row per phase (load held, faults
 //! survived, the server's RSS high-water mark, requests lost) and exits
 //! non-zero when a phase is past its bound.
@@ -22,6 +24,12 @@ use tokio::net::TcpStream;
 /// Bounds the phases are held to.
 const CHURN_HWM_MIB: u64 = 64;
 const VANISH_GROWTH_MIB: u64 = 32;
+/// 20 connections, each holding at most its 10 MiB session memory and the
+/// 1 MiB body that crossed it, over what the earlier phases left.
+const H2_BODIES_HWM_MIB: u64 = 64 + 20 * 11;
+/// One connection's 10 MiB session memory and a 64 KiB chunk per stream
+/// that crossed it, over what the earlier phases left.
+const H2_STREAMS_GROWTH_MIB: u64 = 10 + 100 * 64 / 1024 + 16;
 /// The server's deadlines (see `examples/soak_server.rs`) and the slack a
 /// deadline checked every quarter period needs.
 const HEADER_DEADLINE: Duration = Duration::from_millis(3000 * 5 / 4 + 1500);
@@ -246,6 +254,103 @@ async fn vanish(addr: SocketAddr, pid: u32) -> Row {
     }
 }
 
+/// An HTTP/2 frame: its 9-byte header, then `payload`.
+fn h2_frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
+    let len = payload.len() as u32;
+    let mut f = len.to_be_bytes()[1..].to_vec();
+    f.extend_from_slice(&[kind, flags]);
+    f.extend_from_slice(&stream.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// What an HTTP/2 client that never reads sends: the preface, `window` as
+/// every stream's initial window (and as the connection's when `window` is
+/// larger than the default), then `streams` GETs of `path`, all at once.
+fn h2_never_reading(path: &str, streams: u32, window: u32) -> Vec<u8> {
+    let mut out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    let mut settings = 4u16.to_be_bytes().to_vec();
+    settings.extend_from_slice(&window.to_be_bytes());
+    out.extend(h2_frame(0x4, 0, 0, &settings));
+    if window > 65_535 {
+        out.extend(h2_frame(0x8, 0, 0, &(window - 65_535).to_be_bytes()));
+    }
+    // HPACK: GET and http from the static table; :authority and :path as
+    // literals with indexed names, never indexed themselves.
+    let mut block = vec![0x82, 0x86, 0x01, 4];
+    block.extend_from_slice(b"soak");
+    block.extend_from_slice(&[0x04, path.len() as u8]);
+    block.extend_from_slice(path.as_bytes());
+    for i in 0..streams {
+        // END_STREAM | END_HEADERS
+        out.extend(h2_frame(0x1, 0x5, 2 * i + 1, &block));
+    }
+    out
+}
+
+/// Opens `conns` HTTP/2 connections at once, each sending `request`, and
+/// holds them unread for `hold`; returns how many were opened.
+async fn h2_hold(addr: SocketAddr, conns: usize, request: &[u8], hold: Duration) -> usize {
+    let opened: Vec<_> = (0..conns)
+        .map(|_| {
+            let request = request.to_vec();
+            tokio::spawn(async move {
+                let mut s = TcpStream::connect(addr).await.ok()?;
+                s.write_all(&request).await.ok()?;
+                Some(s)
+            })
+        })
+        .collect();
+    let mut held = Vec::new();
+    for t in opened {
+        if let Ok(Some(s)) = t.await {
+            held.push(s);
+        }
+    }
+    tokio::time::sleep(hold).await;
+    held.len()
+}
+
+/// Issue #30, item 1: 20 HTTP/2 connections at once, each asking for 100
+/// responses of 1 MiB and never reading, with windows wide open (so every
+/// body is handed to the HTTP/2 layer at once).
+async fn h2_bodies(addr: SocketAddr, pid: u32) -> Row {
+    const CONNS: usize = 20;
+    let (before, _) = rss(pid);
+    let request = h2_never_reading("/big", 100, i32::MAX as u32);
+    let opened = h2_hold(addr, CONNS, &request, Duration::from_secs(3)).await;
+    let (during, hwm) = rss(pid);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Row {
+        phase: "HTTP/2 bodies never read",
+        load: format!("{opened}/{CONNS} conns × 100 × 1 MiB, 3 s"),
+        faults: format!("RSS {} → {}", mib(before), mib(during)),
+        hwm_kib: hwm,
+        lost: "-".into(),
+        pass: opened == CONNS && hwm <= H2_BODIES_HWM_MIB * 1024,
+    }
+}
+
+/// Issue #30, item 2: one HTTP/2 connection of 100 streams whose handler
+/// writes 64 KiB every 10 ms without awaiting `drain`, to a client whose
+/// windows are closed.
+async fn h2_streams(addr: SocketAddr, pid: u32) -> Row {
+    let (before, _) = rss(pid);
+    let request = h2_never_reading("/stream", 100, 0);
+    let opened = h2_hold(addr, 1, &request, Duration::from_secs(4)).await;
+    let (during, hwm) = rss(pid);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let growth = during.saturating_sub(before);
+    Row {
+        phase: "HTTP/2 streams never read",
+        load: format!("{opened}/1 conn × 100 streams, 4 s"),
+        faults: format!("RSS {} → {}", mib(before), mib(during)),
+        hwm_kib: hwm,
+        lost: "-".into(),
+        pass: opened == 1 && growth <= H2_STREAMS_GROWTH_MIB * 1024,
+    }
+}
+
 async fn sigterm(addr: SocketAddr, server: &mut Child) -> Row {
     let pid = server.id();
     let received = Arc::new(AtomicU64::new(0));
@@ -423,6 +528,8 @@ async fn main() -> std::io::Result<()> {
         .await,
     );
     rows.push(vanish(addr, pid).await);
+    rows.push(h2_streams(addr, pid).await);
+    rows.push(h2_bodies(addr, pid).await);
     let (_, hwm) = rss(pid);
     let mut last = sigterm(addr, &mut server).await;
     last.hwm_kib = hwm;
