@@ -630,7 +630,8 @@ mod tests {
         outbox.push_chunk(large.clone(), false);
         outbox.push_chunk(Bytes::from_static(b"z"), true);
         let chunks = take_all(&mailbox);
-        assert_eq!(chunks, ["first", "ababab", &large[..], "z"]);
+        let expected: [&[u8]; 4] = [b"first", b"ababab", &large, b"z"];
+        assert_eq!(chunks, expected);
         assert!(matches!(mailbox.next_chunk(Waker::noop()), Chunk::Ended));
         assert_eq!(mailbox.lock().buffered, 0);
     }
