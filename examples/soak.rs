@@ -27,9 +27,9 @@ const VANISH_GROWTH_MIB: u64 = 32;
 /// 20 connections, each holding at most its 10 MiB session memory and the
 /// 1 MiB body that crossed it, over what the earlier phases left.
 const H2_BODIES_HWM_MIB: u64 = 64 + 20 * 11;
-/// One connection's 10 MiB session memory and a 64 KiB chunk per stream
-/// that crossed it, over what the earlier phases left.
-const H2_STREAMS_GROWTH_MIB: u64 = 10 + 100 * 64 / 1024 + 16;
+/// One connection's 10 MiB session memory and the 64 KiB chunk that
+/// crossed it, and the streams' own state.
+const H2_STREAMS_GROWTH_MIB: u64 = 10 + 16;
 /// The server's deadlines (see `examples/soak_server.rs`) and the slack a
 /// deadline checked every quarter period needs.
 const HEADER_DEADLINE: Duration = Duration::from_millis(3000 * 5 / 4 + 1500);
@@ -264,16 +264,16 @@ fn h2_frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
     f
 }
 
-/// What an HTTP/2 client that never reads sends: the preface, `window` as
-/// every stream's initial window (and as the connection's when `window` is
-/// larger than the default), then `streams` GETs of `path`, all at once.
-fn h2_never_reading(path: &str, streams: u32, window: u32) -> Vec<u8> {
-    let mut out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+/// What an HTTP/2 client that never reads sends: the preface with `window`
+/// as every stream's initial window (and as the connection's when `window`
+/// is larger than the default), then one HEADERS frame per GET of `path`.
+fn h2_never_reading(path: &str, streams: u32, window: u32) -> (Vec<u8>, Vec<Vec<u8>>) {
+    let mut preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
     let mut settings = 4u16.to_be_bytes().to_vec();
     settings.extend_from_slice(&window.to_be_bytes());
-    out.extend(h2_frame(0x4, 0, 0, &settings));
+    preface.extend(h2_frame(0x4, 0, 0, &settings));
     if window > 65_535 {
-        out.extend(h2_frame(0x8, 0, 0, &(window - 65_535).to_be_bytes()));
+        preface.extend(h2_frame(0x8, 0, 0, &(window - 65_535).to_be_bytes()));
     }
     // HPACK: GET and http from the static table; :authority and :path as
     // literals with indexed names, never indexed themselves.
@@ -281,22 +281,38 @@ fn h2_never_reading(path: &str, streams: u32, window: u32) -> Vec<u8> {
     block.extend_from_slice(b"soak");
     block.extend_from_slice(&[0x04, path.len() as u8]);
     block.extend_from_slice(path.as_bytes());
-    for i in 0..streams {
-        // END_STREAM | END_HEADERS
-        out.extend(h2_frame(0x1, 0x5, 2 * i + 1, &block));
-    }
-    out
+    // END_STREAM | END_HEADERS
+    let streams = (0..streams)
+        .map(|i| h2_frame(0x1, 0x5, 2 * i + 1, &block))
+        .collect();
+    (preface, streams)
 }
 
-/// Opens `conns` HTTP/2 connections at once, each sending `request`, and
-/// holds them unread for `hold`; returns how many were opened.
-async fn h2_hold(addr: SocketAddr, conns: usize, request: &[u8], hold: Duration) -> usize {
+/// Opens `conns` HTTP/2 connections at once; each sends `preface`, then its
+/// streams `pace` apart, and is held unread for `hold`. Returns how many
+/// were opened.
+async fn h2_hold(
+    addr: SocketAddr,
+    conns: usize,
+    (preface, streams): (Vec<u8>, Vec<Vec<u8>>),
+    pace: Duration,
+    hold: Duration,
+) -> usize {
+    let (preface, streams) = (Arc::new(preface), Arc::new(streams));
     let opened: Vec<_> = (0..conns)
         .map(|_| {
-            let request = request.to_vec();
+            let (preface, streams) = (preface.clone(), streams.clone());
             tokio::spawn(async move {
                 let mut s = TcpStream::connect(addr).await.ok()?;
-                s.write_all(&request).await.ok()?;
+                s.write_all(&preface).await.ok()?;
+                if pace.is_zero() {
+                    s.write_all(&streams.concat()).await.ok()?;
+                } else {
+                    for frame in streams.iter() {
+                        tokio::time::sleep(pace).await;
+                        s.write_all(frame).await.ok()?;
+                    }
+                }
                 Some(s)
             })
         })
@@ -312,18 +328,19 @@ async fn h2_hold(addr: SocketAddr, conns: usize, request: &[u8], hold: Duration)
 }
 
 /// Issue #30, item 1: 20 HTTP/2 connections at once, each asking for 100
-/// responses of 1 MiB and never reading, with windows wide open (so every
-/// body is handed to the HTTP/2 layer at once).
+/// responses of 1 MiB (a stream every 5 ms) and never reading, with windows
+/// wide open: every body is handed to the HTTP/2 layer at once, which holds
+/// it once the socket's buffers are full.
 async fn h2_bodies(addr: SocketAddr, pid: u32) -> Row {
     const CONNS: usize = 20;
     let (before, _) = rss(pid);
     let request = h2_never_reading("/big", 100, i32::MAX as u32);
-    let opened = h2_hold(addr, CONNS, &request, Duration::from_secs(3)).await;
+    let pace = Duration::from_millis(5);
+    let opened = h2_hold(addr, CONNS, request, pace, Duration::from_secs(2)).await;
     let (during, hwm) = rss(pid);
-    tokio::time::sleep(Duration::from_secs(1)).await;
     Row {
         phase: "HTTP/2 bodies never read",
-        load: format!("{opened}/{CONNS} conns × 100 × 1 MiB, 3 s"),
+        load: format!("{opened}/{CONNS} conns × 100 × 1 MiB"),
         faults: format!("RSS {} → {}", mib(before), mib(during)),
         hwm_kib: hwm,
         lost: "-".into(),
@@ -332,18 +349,17 @@ async fn h2_bodies(addr: SocketAddr, pid: u32) -> Row {
 }
 
 /// Issue #30, item 2: one HTTP/2 connection of 100 streams whose handler
-/// writes 64 KiB every 10 ms without awaiting `drain`, to a client whose
-/// windows are closed.
+/// writes 64 KiB chunks without awaiting `drain` until a write fails, to a
+/// client whose windows are closed.
 async fn h2_streams(addr: SocketAddr, pid: u32) -> Row {
     let (before, _) = rss(pid);
-    let request = h2_never_reading("/stream", 100, 0);
-    let opened = h2_hold(addr, 1, &request, Duration::from_secs(4)).await;
+    let request = h2_never_reading("/flood", 100, 0);
+    let opened = h2_hold(addr, 1, request, Duration::ZERO, Duration::from_secs(2)).await;
     let (during, hwm) = rss(pid);
-    tokio::time::sleep(Duration::from_secs(1)).await;
     let growth = during.saturating_sub(before);
     Row {
         phase: "HTTP/2 streams never read",
-        load: format!("{opened}/1 conn × 100 streams, 4 s"),
+        load: format!("{opened}/1 conn × 100 streams"),
         faults: format!("RSS {} → {}", mib(before), mib(during)),
         hwm_kib: hwm,
         lost: "-".into(),
