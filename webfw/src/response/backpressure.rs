@@ -38,9 +38,9 @@ pub(super) fn pushed(p: Pushed) -> crate::handler::Result<()> {
 #[cfg(feature = "http2")]
 fn human(bytes: usize) -> String {
     const KIB: usize = 1024;
-    if bytes >= KIB * KIB && bytes % (KIB * KIB) == 0 {
+    if bytes >= KIB * KIB && bytes.is_multiple_of(KIB * KIB) {
         format!("{} MiB", bytes / (KIB * KIB))
-    } else if bytes >= KIB && bytes % KIB == 0 {
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
         format!("{} KiB", bytes / KIB)
     } else {
         format!("{bytes} bytes")
