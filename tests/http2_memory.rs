@@ -162,7 +162,7 @@ async fn streamed_bodies_count_against_the_session_memory() {
     let mut client = client(&server, 0).await;
     let (statuses, bodies) = one_by_one(&mut client, "/stream", 4).await;
     assert_eq!(statuses, [200, 503, 503, 503]);
-    let log = log.lock().unwrap();
+    let log = std::mem::take(&mut *log.lock().unwrap());
     assert_eq!(log.len(), 1);
     let s = &log[0];
     assert!(

@@ -296,7 +296,12 @@ impl Mailbox {
         let mut pushed = Pushed::Queued;
         if st.buffered >= MAX_BUFFERED {
             pushed = Pushed::Full;
-        } else if let Some(full) = self.memory_full() {
+        } else if let Some(full) = self.memory_full()
+            && st.buffered >= HIGH_WATER
+        {
+            // Only a writer that does not wait for `drain` is refused: one
+            // that does holds less than the high-water mark, and its
+            // streams, fewer than the limit on streams, bound it.
             pushed = full;
         } else if !chunk.is_empty() {
             let added = st.queue(chunk);
@@ -608,6 +613,28 @@ mod tests {
         mailbox.reset();
         assert!(matches!(mailbox.next_chunk(waker), Chunk::Waiting));
         assert!(!mailbox.has_news());
+    }
+
+    #[cfg(feature = "http2")]
+    #[test]
+    fn on_a_full_http2_connection_only_writers_that_ignore_drain_are_refused() {
+        use super::super::session_memory::{Full, ListenerMemory, SessionMemory};
+        let memory = SessionMemory::new(HIGH_WATER, ListenerMemory::new(None));
+        let mut body = Bytes::from(vec![0u8; HIGH_WATER]);
+        memory.charge_body(&mut body);
+        let mailbox = Arc::new(Mailbox::http2(memory));
+        let outbox = Outbox::new(mailbox.clone());
+        let chunk = Bytes::from(vec![0u8; HIGH_WATER / 2]);
+        assert_eq!(outbox.push_chunk(chunk.clone(), false), Pushed::Queued);
+        assert_eq!(outbox.push_chunk(chunk.clone(), false), Pushed::Queued);
+        assert_eq!(
+            outbox.push_chunk(chunk.clone(), false),
+            Pushed::SessionFull(Full::Session(HIGH_WATER))
+        );
+        // The connection takes what waits: the writer may go on.
+        assert!(matches!(mailbox.next_chunk(Waker::noop()), Chunk::Data(_)));
+        assert_eq!(outbox.push_chunk(chunk, false), Pushed::Queued);
+        drop(body);
     }
 
     fn take_all(mailbox: &Mailbox) -> Vec<Bytes> {

@@ -60,7 +60,8 @@ impl SessionMemory {
     }
 
     /// The limit the connection or its listener holds, if any: new streams
-    /// then get 503 and `res.write` fails until the client reads.
+    /// then get 503, and `res.write` fails for a writer that does not wait
+    /// for `drain`, until the client reads.
     pub(crate) fn full(&self) -> Option<Full> {
         if self.held.load(Ordering::Relaxed) >= self.limit {
             Some(Full::Session(self.limit))

@@ -299,8 +299,9 @@ impl ListenOptions {
     /// out among its [concurrent streams](Self::http2_max_concurrent_streams).
     /// Complete bodies of 16 KiB or more and streamed chunks count from the
     /// moment the handler commits them until they are written: once the
-    /// connection holds this much, new streams get 503 and `res.write` fails
-    /// until the client reads. A connection that stops answering pings is
+    /// connection holds this much, new streams get 503 until the client
+    /// reads, and `res.write` fails for a handler that does not await
+    /// [`drain`](crate::Response::drain). A connection that stops answering pings is
     /// closed. Needs the `http2` feature (on by default).
     ///
     /// ```
@@ -316,9 +317,9 @@ impl ListenOptions {
     /// together for clients that do not read them (default 256 MiB; `None`:
     /// no limit but each connection's
     /// [session memory](Self::http2_max_session_memory)). Once they hold
-    /// this much, new streams on every connection get 503 and `res.write`
-    /// fails until clients read, so many connections that stop reading
-    /// cannot add up to more. Needs the `http2` feature (on by default).
+    /// this much, new streams on every connection get 503 (and `res.write`
+    /// fails for handlers that do not await `drain`) until clients read, so
+    /// many connections that stop reading cannot add up to more. Needs the `http2` feature (on by default).
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).http2_max_total_memory(Some(64 * 1024 * 1024));
