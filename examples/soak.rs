@@ -598,8 +598,10 @@ async fn main() -> std::io::Result<()> {
         .await,
     );
     rows.push(vanish(addr, pid).await);
-    rows.push(h2_bodies(addr, pid).await);
+    // The streams first: their bound is on growth, which the bodies' memory,
+    // given back slowly after their phase, would hide.
     rows.push(h2_streams(addr, pid).await);
+    rows.push(h2_bodies(addr, pid).await);
     let (_, hwm) = rss(pid);
     let mut last = sigterm(addr, &mut server).await;
     last.hwm_kib = hwm;
