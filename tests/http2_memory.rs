@@ -178,3 +178,25 @@ async fn streamed_bodies_count_against_the_session_memory() {
     drop((client, bodies));
     server.shutdown().await;
 }
+
+/// `http2_max_total_memory`: what all of a listener's connections hold
+/// together is capped too; past it, every connection refuses new streams.
+#[tokio::test]
+async fn the_listener_caps_what_its_connections_hold_together() {
+    let mut app = webfw::app();
+    app.get("/big", |_: &mut Request, res: &mut Response| {
+        res.send(vec![b'x'; MIB])
+    });
+    let opts = ListenOptions::port(0)
+        .http2_max_session_memory(8 * MIB)
+        .http2_max_total_memory(Some(2 * MIB));
+    let server = bind(app, opts).await;
+    let mut first = client(&server, 0).await;
+    let (statuses, first_bodies) = one_by_one(&mut first, "/big", 3).await;
+    assert_eq!(statuses, [200, 200, 503]);
+    let mut second = client(&server, 0).await;
+    let (statuses, second_bodies) = one_by_one(&mut second, "/big", 1).await;
+    assert_eq!(statuses, [503], "the other connection is refused too");
+    drop((first, first_bodies, second, second_bodies));
+    server.shutdown().await;
+}
