@@ -1,7 +1,9 @@
 //! The soak and fault suite: run `soak/run` (it raises the descriptor limit
 //! and builds in release). It starts `soak_server` on 127.0.0.1 and puts it
 //! through connection churn, 2,000 idle connections, slowloris heads,
-//! stalled and dripped bodies, clients that vanish mid-response, and SIGTERM
+//! stalled and dripped bodies, clients that vanish mid-response, HTTP/2
+//! clients that never read (many connections asking for large bodies at
+//! once, and streams whose handler writes without waiting), and SIGTERM
 //! under load; it prints one table row per phase (load held, faults
 //! survived, the server's RSS high-water mark, requests lost) and exits
 //! non-zero when a phase is past its bound.
@@ -22,6 +24,12 @@ use tokio::net::TcpStream;
 /// Bounds the phases are held to.
 const CHURN_HWM_MIB: u64 = 64;
 const VANISH_GROWTH_MIB: u64 = 32;
+/// 20 connections, each holding at most its 10 MiB session memory and the
+/// 1 MiB body that crossed it, over what the earlier phases left.
+const H2_BODIES_HWM_MIB: u64 = 64 + 20 * 11;
+/// One connection's 10 MiB session memory and the 64 KiB chunk that
+/// crossed it, and the streams' own state.
+const H2_STREAMS_GROWTH_MIB: u64 = 10 + 16;
 /// The server's deadlines (see `examples/soak_server.rs`) and the slack a
 /// deadline checked every quarter period needs.
 const HEADER_DEADLINE: Duration = Duration::from_millis(3000 * 5 / 4 + 1500);
@@ -246,6 +254,173 @@ async fn vanish(addr: SocketAddr, pid: u32) -> Row {
     }
 }
 
+/// An HTTP/2 frame: its 9-byte header, then `payload`.
+fn h2_frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
+    let len = payload.len() as u32;
+    let mut f = len.to_be_bytes()[1..].to_vec();
+    f.extend_from_slice(&[kind, flags]);
+    f.extend_from_slice(&stream.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// What an HTTP/2 client that never reads sends: the preface with `window`
+/// as every stream's initial window (and as the connection's when `window`
+/// is larger than the default), then one HEADERS frame per GET of `path`.
+fn h2_never_reading(path: &str, streams: u32, window: u32) -> (Vec<u8>, Vec<Vec<u8>>) {
+    let mut preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    let mut settings = 4u16.to_be_bytes().to_vec();
+    settings.extend_from_slice(&window.to_be_bytes());
+    preface.extend(h2_frame(0x4, 0, 0, &settings));
+    if window > 65_535 {
+        preface.extend(h2_frame(0x8, 0, 0, &(window - 65_535).to_be_bytes()));
+    }
+    // HPACK: GET and http from the static table; :authority and :path as
+    // literals with indexed names, never indexed themselves.
+    let mut block = vec![0x82, 0x86, 0x01, 4];
+    block.extend_from_slice(b"soak");
+    block.extend_from_slice(&[0x04, path.len() as u8]);
+    block.extend_from_slice(path.as_bytes());
+    // END_STREAM | END_HEADERS
+    let streams = (0..streams)
+        .map(|i| h2_frame(0x1, 0x5, 2 * i + 1, &block))
+        .collect();
+    (preface, streams)
+}
+
+/// Asks for `/` until the server answers (within `limit`): how long that
+/// took.
+async fn served_again(addr: SocketAddr, limit: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let answered = async {
+            let mut s = TcpStream::connect(addr).await.ok()?;
+            s.write_all(HELLO).await.ok()?;
+            let body = read_until_close(&mut s, limit).await?;
+            body.ends_with(b"hello").then_some(())
+        };
+        if answered.await.is_some() {
+            return Some(start.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
+}
+
+/// What [`h2_hold`] saw.
+struct Held {
+    opened: usize,
+    /// The server's RSS at the end of the hold, in KiB.
+    rss: u64,
+    /// How long after the connections closed `/` was answered again.
+    again: Option<Duration>,
+}
+
+/// Opens `conns` HTTP/2 connections at once; each sends `preface`, then its
+/// streams `pace` apart, and is held unread for `hold`, then closed.
+async fn h2_hold(
+    addr: SocketAddr,
+    pid: u32,
+    conns: usize,
+    (preface, streams): (Vec<u8>, Vec<Vec<u8>>),
+    pace: Duration,
+    hold: Duration,
+) -> Held {
+    let (preface, streams) = (Arc::new(preface), Arc::new(streams));
+    let opened: Vec<_> = (0..conns)
+        .map(|_| {
+            let (preface, streams) = (preface.clone(), streams.clone());
+            tokio::spawn(async move {
+                let mut s = TcpStream::connect(addr).await.ok()?;
+                s.write_all(&preface).await.ok()?;
+                if pace.is_zero() {
+                    s.write_all(&streams.concat()).await.ok()?;
+                } else {
+                    for frame in streams.iter() {
+                        tokio::time::sleep(pace).await;
+                        s.write_all(frame).await.ok()?;
+                    }
+                }
+                Some(s)
+            })
+        })
+        .collect();
+    let mut held = Vec::new();
+    for t in opened {
+        if let Ok(Some(s)) = t.await {
+            held.push(s);
+        }
+    }
+    tokio::time::sleep(hold).await;
+    let (rss, _) = rss(pid);
+    let opened = held.len();
+    drop(held);
+    Held {
+        opened,
+        rss,
+        again: served_again(addr, Duration::from_secs(10)).await,
+    }
+}
+
+/// The "faults survived" cell of an HTTP/2 phase.
+fn h2_faults(before: u64, during: u64, again: Option<Duration>) -> String {
+    let again = match again {
+        Some(t) => format!("served again {:.1} s after", t.as_secs_f64()),
+        None => "not served again within 10 s".into(),
+    };
+    format!("RSS {} → {}, {again}", mib(before), mib(during))
+}
+
+/// Issue #30, item 1: 20 HTTP/2 connections at once, each asking for 100
+/// responses of 1 MiB (a stream every 5 ms) and never reading, with windows
+/// wide open: every body is handed to the HTTP/2 layer at once, which holds
+/// it once the socket's buffers are full.
+async fn h2_bodies(addr: SocketAddr, pid: u32) -> Row {
+    const CONNS: usize = 20;
+    let (before, _) = rss(pid);
+    let request = h2_never_reading("/big", 100, i32::MAX as u32);
+    let pace = Duration::from_millis(5);
+    let hold = Duration::from_secs(2);
+    let Held {
+        opened,
+        rss: during,
+        again,
+    } = h2_hold(addr, pid, CONNS, request, pace, hold).await;
+    let (_, hwm) = rss(pid);
+    Row {
+        phase: "HTTP/2 bodies never read",
+        load: format!("{opened}/{CONNS} conns × 100 × 1 MiB"),
+        faults: h2_faults(before, during, again),
+        hwm_kib: hwm,
+        lost: "-".into(),
+        pass: opened == CONNS && again.is_some() && hwm <= H2_BODIES_HWM_MIB * 1024,
+    }
+}
+
+/// Issue #30, item 2: one HTTP/2 connection of 100 streams whose handler
+/// writes 64 KiB chunks without awaiting `drain` until a write fails, to a
+/// client whose windows are closed.
+async fn h2_streams(addr: SocketAddr, pid: u32) -> Row {
+    let (before, _) = rss(pid);
+    let request = h2_never_reading("/flood", 100, 0);
+    let hold = Duration::from_secs(2);
+    let Held {
+        opened,
+        rss: during,
+        again,
+    } = h2_hold(addr, pid, 1, request, Duration::ZERO, hold).await;
+    let (_, hwm) = rss(pid);
+    let growth = during.saturating_sub(before);
+    Row {
+        phase: "HTTP/2 streams never read",
+        load: format!("{opened}/1 conn × 100 streams"),
+        faults: h2_faults(before, during, again),
+        hwm_kib: hwm,
+        lost: "-".into(),
+        pass: opened == 1 && again.is_some() && growth <= H2_STREAMS_GROWTH_MIB * 1024,
+    }
+}
+
 async fn sigterm(addr: SocketAddr, server: &mut Child) -> Row {
     let pid = server.id();
     let received = Arc::new(AtomicU64::new(0));
@@ -423,6 +598,10 @@ async fn main() -> std::io::Result<()> {
         .await,
     );
     rows.push(vanish(addr, pid).await);
+    // The streams first: their bound is on growth, which the bodies' memory,
+    // given back slowly after their phase, would hide.
+    rows.push(h2_streams(addr, pid).await);
+    rows.push(h2_bodies(addr, pid).await);
     let (_, hwm) = rss(pid);
     let mut last = sigterm(addr, &mut server).await;
     last.hwm_kib = hwm;

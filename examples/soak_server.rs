@@ -1,6 +1,8 @@
 //! The server the soak suite (`soak/run`, `examples/soak.rs`) attacks: a
-//! hello route, a body reader, a slow route and a naive streaming route
-//! that writes 64 KiB every 10 ms without waiting for the client.
+//! hello route, a body reader, a slow route, a 1 MiB body, a naive
+//! streaming route that writes 64 KiB every 10 ms without waiting for the
+//! client, and a worse one that writes 64 KiB chunks in a loop until a
+//! write fails. It speaks HTTP/2 as well (by prior knowledge).
 //!
 //! `soak_server PORT` serves on 127.0.0.1 until SIGTERM, then prints how
 //! many requests its handlers started and answered.
@@ -32,6 +34,11 @@ async fn slow(_req: &mut Request, res: &mut Response) -> Result {
     sent
 }
 
+#[get("/big")]
+async fn big(_req: &mut Request, res: &mut Response) -> Result {
+    res.send(vec![b'x'; 1024 * 1024])
+}
+
 #[get("/stream")]
 async fn stream(_req: &mut Request, res: &mut Response) -> Result {
     loop {
@@ -42,13 +49,19 @@ async fn stream(_req: &mut Request, res: &mut Response) -> Result {
     }
 }
 
+#[get("/flood")]
+async fn flood(_req: &mut Request, res: &mut Response) -> Result {
+    while res.write(vec![b'x'; 64 * 1024]).is_ok() {}
+    res.end()
+}
+
 fn main() -> std::io::Result<()> {
     let port: u16 = std::env::args()
         .nth(1)
         .and_then(|p| p.parse().ok())
         .unwrap_or(4190);
     let mut app = webfw::app();
-    app.mount(routes![hello, upload, slow, stream]);
+    app.mount(routes![hello, upload, slow, big, stream, flood]);
     // Short deadlines keep the suite bounded in time.
     let opts = webfw::ListenOptions::port(port)
         .host("127.0.0.1")

@@ -17,6 +17,33 @@ pub(super) fn pushed(p: Pushed) -> crate::handler::Result<()> {
             "res.write: 16 MiB wait for a client that is not reading; \
              await res.drain() between writes",
         )),
+        #[cfg(feature = "http2")]
+        Pushed::SessionFull(full) => {
+            use super::session_memory::Full;
+            let (whose, limit, option) = match full {
+                Full::Session(n) => ("the HTTP/2 connection holds", n, "session"),
+                Full::Listener(n) => ("the server's HTTP/2 connections hold", n, "total"),
+            };
+            Err(Error::new(format!(
+                "res.write: {whose} {} of responses for clients that are not \
+                 reading (ListenOptions::http2_max_{option}_memory); \
+                 await res.drain() between writes",
+                human(limit)
+            )))
+        }
+    }
+}
+
+/// A byte count as a person writes it: `10 MiB`, `512 KiB`, `100 bytes`.
+#[cfg(feature = "http2")]
+fn human(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    if bytes >= KIB * KIB && bytes.is_multiple_of(KIB * KIB) {
+        format!("{} MiB", bytes / (KIB * KIB))
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 

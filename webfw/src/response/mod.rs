@@ -18,6 +18,8 @@ mod render;
 mod send;
 mod send_file;
 mod serde_body;
+#[cfg(feature = "http2")]
+pub(crate) mod session_memory;
 mod upgrade;
 
 use std::sync::Arc;

@@ -15,8 +15,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http::HeaderMap;
+
+#[cfg(feature = "http2")]
+use super::session_memory::SessionMemory;
 
 /// The body part of a committed head.
 pub(crate) enum HeadBody {
@@ -39,10 +42,14 @@ pub(crate) struct Head {
 #[derive(Default)]
 struct State {
     head: Option<Head>,
-    chunks: VecDeque<Bytes>,
+    /// Chunks waiting for the connection, each with what it costs.
+    chunks: VecDeque<(Bytes, usize)>,
+    /// Small chunks written while others wait, gathered in one buffer of
+    /// [`GATHER`] bytes that follows `chunks`.
+    gathered: BytesMut,
     ended: bool,
     waker: Option<Waker>,
-    /// Bytes in `chunks`.
+    /// What `chunks` and `gathered` cost ([`cost`]).
     buffered: usize,
     /// The connection let go of the streamed body: it was written to the
     /// end, or the client went away.
@@ -52,14 +59,88 @@ struct State {
     gate: Option<Gate>,
 }
 
-/// Buffered bytes from which `res.write` asks the handler to wait for
+/// Buffered memory from which `res.write` asks the handler to wait for
 /// `res.drain()` (Node's `writableHighWaterMark` is 16 KiB; a larger mark
 /// costs nothing here and takes fewer wake-ups).
 pub(crate) const HIGH_WATER: usize = 64 * 1024;
 
-/// Buffered bytes beyond which `res.write` fails: a handler that never
+/// Buffered memory beyond which `res.write` fails: a handler that never
 /// waits cannot make a slow client's response hold more than this.
 pub(crate) const MAX_BUFFERED: usize = 16 * 1024 * 1024;
+
+/// What a queued chunk holds besides its bytes: its place in the queue, its
+/// allocation's header and rounding, its shared header once cloned.
+pub(crate) const CHUNK_COST: usize = 64;
+
+/// Chunks smaller than this, written while others wait, are copied into
+/// one buffer instead of queued each on its own.
+const SMALL_CHUNK: usize = 1024;
+
+/// The size of the buffer small chunks are gathered in.
+const GATHER: usize = 16 * 1024;
+
+/// What a chunk of `len` bytes costs while it waits.
+fn cost(len: usize) -> usize {
+    len + CHUNK_COST
+}
+
+impl State {
+    /// Queues a non-empty chunk; returns what it added to `buffered`.
+    fn queue(&mut self, chunk: Bytes) -> usize {
+        let before = self.buffered;
+        let waiting = !self.chunks.is_empty() || !self.gathered.is_empty();
+        if chunk.len() < SMALL_CHUNK && waiting {
+            if self.gathered.len() + chunk.len() > GATHER {
+                self.flush_gathered();
+            }
+            if self.gathered.is_empty() {
+                self.gathered.reserve(GATHER);
+                self.buffered += cost(self.gathered.capacity());
+            }
+            self.gathered.extend_from_slice(&chunk);
+        } else {
+            self.flush_gathered();
+            let c = cost(chunk.len());
+            self.buffered += c;
+            self.chunks.push_back((chunk, c));
+        }
+        self.buffered - before
+    }
+
+    /// Moves the gathered small chunks to the queue, as one chunk.
+    fn flush_gathered(&mut self) {
+        if let Some(entry) = self.take_gathered() {
+            self.chunks.push_back(entry);
+        }
+    }
+
+    /// The gathered small chunks as one, with what it costs.
+    fn take_gathered(&mut self) -> Option<(Bytes, usize)> {
+        if self.gathered.is_empty() {
+            return None;
+        }
+        let c = cost(self.gathered.capacity());
+        Some((std::mem::take(&mut self.gathered).freeze(), c))
+    }
+
+    /// The next chunk for the connection, with what it cost.
+    fn pop(&mut self) -> Option<(Bytes, usize)> {
+        let entry = self.chunks.pop_front().or_else(|| self.take_gathered())?;
+        self.buffered -= entry.1;
+        Some(entry)
+    }
+
+    fn has_chunks(&self) -> bool {
+        !self.chunks.is_empty() || !self.gathered.is_empty()
+    }
+
+    /// Drops every waiting chunk; returns what they cost.
+    fn clear_chunks(&mut self) -> usize {
+        self.chunks.clear();
+        self.gathered = BytesMut::new();
+        std::mem::take(&mut self.buffered)
+    }
+}
 
 /// What became of a streamed chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +150,10 @@ pub(crate) enum Pushed {
     Closed,
     /// [`MAX_BUFFERED`] is reached: the chunk was dropped.
     Full,
+    /// The HTTP/2 connection (or its listener) holds its memory limit: the
+    /// chunk was dropped.
+    #[cfg(feature = "http2")]
+    SessionFull(super::session_memory::Full),
 }
 
 /// Work that must finish before the head leaves (a session's save, a tower
@@ -87,6 +172,10 @@ pub(crate) struct Mailbox {
     /// Whether a [`Gate`] waits in the state: one flag read per request
     /// instead of a lock.
     gated: AtomicBool,
+    /// The HTTP/2 connection's memory, which queued chunks and large
+    /// complete bodies count against (none on HTTP/1).
+    #[cfg(feature = "http2")]
+    memory: Option<Arc<SessionMemory>>,
 }
 
 /// What [`Mailbox::next_chunk`] found.
@@ -100,6 +189,84 @@ pub(crate) enum Chunk {
 }
 
 impl Mailbox {
+    /// A mailbox of an HTTP/2 connection, whose responses count against
+    /// `memory`.
+    #[cfg(feature = "http2")]
+    pub(crate) fn http2(memory: Arc<SessionMemory>) -> Mailbox {
+        Mailbox {
+            state: Mutex::default(),
+            streamed: AtomicBool::new(false),
+            gated: AtomicBool::new(false),
+            memory: Some(memory),
+        }
+    }
+
+    /// Counts `cost` more bytes against the connection's memory.
+    #[inline]
+    fn charge(&self, cost: usize) {
+        #[cfg(feature = "http2")]
+        if let Some(m) = &self.memory {
+            m.add(cost);
+        }
+        #[cfg(not(feature = "http2"))]
+        let _ = cost;
+    }
+
+    /// `cost` bytes counted by [`Mailbox::charge`] are gone.
+    #[inline]
+    fn uncharge(&self, cost: usize) {
+        #[cfg(feature = "http2")]
+        if let Some(m) = &self.memory {
+            m.release(cost);
+        }
+        #[cfg(not(feature = "http2"))]
+        let _ = cost;
+    }
+
+    /// Whether the HTTP/2 connection, or its listener, holds its memory
+    /// limit: new streams are refused (never on HTTP/1).
+    pub(crate) fn session_full(&self) -> bool {
+        self.memory_full().is_some()
+    }
+
+    /// What a chunk pushed now would meet from the HTTP/2 connection's
+    /// memory limits.
+    #[inline]
+    fn memory_full(&self) -> Option<Pushed> {
+        #[cfg(feature = "http2")]
+        if let Some(m) = &self.memory {
+            return m.full().map(Pushed::SessionFull);
+        }
+        None
+    }
+
+    /// The chunk the connection takes: on HTTP/2 it goes on counting against
+    /// the connection's memory until written.
+    #[inline]
+    fn hand_over(&self, chunk: Bytes, cost: usize) -> Bytes {
+        #[cfg(feature = "http2")]
+        if let Some(m) = &self.memory {
+            return m.attach(chunk, cost);
+        }
+        let _ = cost;
+        chunk
+    }
+
+    /// Counts a large complete body against the HTTP/2 connection's memory
+    /// from the moment it is committed: inside the stream's service call
+    /// when the handler answers at once, before the next stream is admitted.
+    #[inline]
+    fn charge_head(&self, head: &mut Head) {
+        #[cfg(feature = "http2")]
+        if let Some(m) = &self.memory
+            && let HeadBody::Full(body) = &mut head.body
+        {
+            m.charge_body(body);
+        }
+        #[cfg(not(feature = "http2"))]
+        let _ = head;
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding this lock cannot leave the state inconsistent
         // (every update is a single assignment or push), so poisoning is ignored.
@@ -129,9 +296,16 @@ impl Mailbox {
         let mut pushed = Pushed::Queued;
         if st.buffered >= MAX_BUFFERED {
             pushed = Pushed::Full;
+        } else if let Some(full) = self.memory_full()
+            && st.buffered >= HIGH_WATER
+        {
+            // Only a writer that does not wait for `drain` is refused: one
+            // that does holds less than the high-water mark, and its
+            // streams, fewer than the limit on streams, bound it.
+            pushed = full;
         } else if !chunk.is_empty() {
-            st.buffered += chunk.len();
-            st.chunks.push_back(chunk);
+            let added = st.queue(chunk);
+            self.charge(added);
         }
         if end {
             st.ended = true;
@@ -222,7 +396,7 @@ impl Mailbox {
         let st = self.lock();
         if st.closed {
             Poll::Ready(false)
-        } else if st.chunks.is_empty() {
+        } else if !st.has_chunks() {
             Poll::Ready(true)
         } else {
             Poll::Pending
@@ -235,8 +409,8 @@ impl Mailbox {
     pub(crate) fn body_dropped(&self) {
         let mut st = self.lock();
         st.closed = true;
-        st.chunks.clear();
-        st.buffered = 0;
+        let freed = st.clear_chunks();
+        self.uncharge(freed);
         if let Some(w) = st.drain.take() {
             w.wake();
         }
@@ -288,14 +462,14 @@ impl Mailbox {
     /// is kept to be woken by the next.
     pub(crate) fn next_chunk(&self, waker: &Waker) -> Chunk {
         let mut st = self.lock();
-        if let Some(c) = st.chunks.pop_front() {
-            st.buffered -= c.len();
+        if let Some((c, cost)) = st.pop() {
             if st.buffered < HIGH_WATER
                 && let Some(w) = st.drain.take()
             {
                 w.wake();
             }
-            return Chunk::Data(c);
+            drop(st);
+            return Chunk::Data(self.hand_over(c, cost));
         }
         if st.ended {
             return Chunk::Ended;
@@ -308,7 +482,7 @@ impl Mailbox {
     /// found none.
     pub(crate) fn has_news(&self) -> bool {
         let st = self.lock();
-        !st.chunks.is_empty() || st.ended
+        st.has_chunks() || st.ended
     }
 
     /// Ends the body: the writer is gone without ending it.
@@ -323,12 +497,24 @@ impl Mailbox {
         }
         let mut st = self.lock();
         st.head = None;
-        st.chunks.clear();
+        let freed = st.clear_chunks();
+        self.uncharge(freed);
         st.ended = false;
         st.waker = None;
-        st.buffered = 0;
         st.closed = false;
         st.drain = None;
+    }
+}
+
+#[cfg(feature = "http2")]
+impl Drop for Mailbox {
+    fn drop(&mut self) {
+        // Chunks of a response whose head never left (the client went away
+        // first) are still counted.
+        if self.memory.is_some() {
+            let freed = self.lock().clear_chunks();
+            self.uncharge(freed);
+        }
     }
 }
 
@@ -352,7 +538,8 @@ impl Outbox {
     }
 
     /// Sends a head: held when holding and complete, else to the mailbox.
-    pub(crate) fn put_head(&mut self, head: Head) {
+    pub(crate) fn put_head(&mut self, mut head: Head) {
+        self.mailbox.charge_head(&mut head);
         if self.hold && !matches!(head.body, HeadBody::Stream) {
             self.held = Some(head);
         } else {
@@ -426,5 +613,75 @@ mod tests {
         mailbox.reset();
         assert!(matches!(mailbox.next_chunk(waker), Chunk::Waiting));
         assert!(!mailbox.has_news());
+    }
+
+    #[cfg(feature = "http2")]
+    #[test]
+    fn on_a_full_http2_connection_only_writers_that_ignore_drain_are_refused() {
+        use super::super::session_memory::{Full, ListenerMemory, SessionMemory};
+        let memory = SessionMemory::new(HIGH_WATER, ListenerMemory::new(None));
+        let mut body = Bytes::from(vec![0u8; HIGH_WATER]);
+        memory.charge_body(&mut body);
+        let mailbox = Arc::new(Mailbox::http2(memory));
+        let outbox = Outbox::new(mailbox.clone());
+        let chunk = Bytes::from(vec![0u8; HIGH_WATER / 2]);
+        assert_eq!(outbox.push_chunk(chunk.clone(), false), Pushed::Queued);
+        assert_eq!(outbox.push_chunk(chunk.clone(), false), Pushed::Queued);
+        assert_eq!(
+            outbox.push_chunk(chunk.clone(), false),
+            Pushed::SessionFull(Full::Session(HIGH_WATER))
+        );
+        // The connection takes what waits: the writer may go on.
+        assert!(matches!(mailbox.next_chunk(Waker::noop()), Chunk::Data(_)));
+        assert_eq!(outbox.push_chunk(chunk, false), Pushed::Queued);
+        drop(body);
+    }
+
+    fn take_all(mailbox: &Mailbox) -> Vec<Bytes> {
+        let mut out = Vec::new();
+        while let Chunk::Data(c) = mailbox.next_chunk(Waker::noop()) {
+            out.push(c);
+        }
+        out
+    }
+
+    #[test]
+    fn small_chunks_written_while_others_wait_are_gathered_in_order() {
+        let mailbox = Arc::new(Mailbox::default());
+        let outbox = Outbox::new(mailbox.clone());
+        outbox.push_chunk(Bytes::from_static(b"first"), false);
+        for _ in 0..3 {
+            outbox.push_chunk(Bytes::from_static(b"ab"), false);
+        }
+        let large = Bytes::from(vec![b'L'; SMALL_CHUNK]);
+        outbox.push_chunk(large.clone(), false);
+        outbox.push_chunk(Bytes::from_static(b"z"), true);
+        let chunks = take_all(&mailbox);
+        let expected: [&[u8]; 4] = [b"first", b"ababab", &large, b"z"];
+        assert_eq!(chunks, expected);
+        assert!(matches!(mailbox.next_chunk(Waker::noop()), Chunk::Ended));
+        assert_eq!(mailbox.lock().buffered, 0);
+    }
+
+    #[test]
+    fn a_waiting_chunk_costs_its_bytes_and_a_fixed_overhead() {
+        let mailbox = Arc::new(Mailbox::default());
+        let outbox = Outbox::new(mailbox.clone());
+        let chunk = Bytes::from(vec![0u8; SMALL_CHUNK]);
+        let mut taken = 0;
+        while outbox.push_chunk(chunk.clone(), false) == Pushed::Queued {
+            taken += 1;
+        }
+        assert_eq!(taken, MAX_BUFFERED.div_ceil(SMALL_CHUNK + CHUNK_COST));
+        // Gathered small chunks cost their buffer: far more of them fit.
+        mailbox.body_dropped();
+        mailbox.reset();
+        let mut taken = 0;
+        while outbox.push_chunk(Bytes::from_static(b"12345678"), false) == Pushed::Queued {
+            taken += 1;
+        }
+        let buffers = MAX_BUFFERED.div_ceil(GATHER + CHUNK_COST);
+        assert!(taken > (buffers - 1) * GATHER / 8, "{taken}");
+        assert!(taken <= buffers * GATHER / 8, "{taken}");
     }
 }

@@ -157,13 +157,6 @@ impl Dispatch {
             answered: None,
             held,
         };
-        // Counted here, inside the service call, so that the next stream of
-        // the connection already sees it (see `Activity::over_budget`).
-        if let (Some(f), Some(head)) = (d.in_flight.as_mut(), d.held.as_ref())
-            && let HeadBody::Full(b) = &head.body
-        {
-            f.holds_body(b.len());
-        }
         // A running chain is polled now, while hyper is still inside its
         // service call: one that finishes then drops its request before
         // hyper's next read, and the request's URI and header values, which
@@ -358,9 +351,6 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
     let mut in_flight = d.in_flight.take();
     if let Some(f) = &mut in_flight {
         f.answered();
-        if let Kind::Full(Some(b)) = &kind {
-            f.holds_body(b.len());
-        }
     }
     let mut response = http::Response::new(ResponseBody {
         kind,

@@ -36,6 +36,8 @@ pub struct ListenOptions {
     pub(super) http2_max_concurrent_streams: u32,
     #[cfg(feature = "http2")]
     pub(super) http2_max_session_memory: usize,
+    #[cfg(feature = "http2")]
+    pub(super) http2_max_total_memory: Option<usize>,
     /// A socket bound by someone else ([`ListenOptions::from_listener`]).
     pub(super) given: Option<Given>,
     pub(super) reuse_port: bool,
@@ -67,6 +69,8 @@ impl ListenOptions {
             http2_max_concurrent_streams: 100,
             #[cfg(feature = "http2")]
             http2_max_session_memory: 10 * 1024 * 1024,
+            #[cfg(feature = "http2")]
+            http2_max_total_memory: Some(256 * 1024 * 1024),
             given: None,
             reuse_port: false,
             workers: None,
@@ -293,13 +297,15 @@ impl ListenOptions {
         self
     }
 
-    /// The response bytes one HTTP/2 connection may buffer for a client that
+    /// The response bytes one HTTP/2 connection may hold for a client that
     /// does not read them (Node's `maxSessionMemory`, default 10 MiB), shared
     /// out among its [concurrent streams](Self::http2_max_concurrent_streams).
-    /// Complete bodies the connection holds unsent count against it too: once
-    /// they reach it, new streams get 503 until the client reads. A
-    /// connection that stops answering pings is closed. Needs the `http2`
-    /// feature (on by default).
+    /// Complete bodies of 16 KiB or more and streamed chunks count from the
+    /// moment the handler commits them until they are written: once the
+    /// connection holds this much, new streams get 503 until the client
+    /// reads, and `res.write` fails for a handler that does not await
+    /// [`drain`](crate::Response::drain). A connection that stops answering pings is
+    /// closed. Needs the `http2` feature (on by default).
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).http2_max_session_memory(4 * 1024 * 1024);
@@ -307,6 +313,23 @@ impl ListenOptions {
     #[cfg(feature = "http2")]
     pub fn http2_max_session_memory(mut self, bytes: usize) -> Self {
         self.http2_max_session_memory = bytes;
+        self
+    }
+
+    /// The response bytes all of this listener's HTTP/2 connections may hold
+    /// together for clients that do not read them (default 256 MiB; `None`:
+    /// no limit but each connection's
+    /// [session memory](Self::http2_max_session_memory)). Once they hold
+    /// this much, new streams on every connection get 503 (and `res.write`
+    /// fails for handlers that do not await `drain`) until clients read, so
+    /// many connections that stop reading cannot add up to more. Needs the `http2` feature (on by default).
+    ///
+    /// ```
+    /// let opts = webfw::ListenOptions::port(0).http2_max_total_memory(Some(64 * 1024 * 1024));
+    /// ```
+    #[cfg(feature = "http2")]
+    pub fn http2_max_total_memory(mut self, bytes: Option<usize>) -> Self {
+        self.http2_max_total_memory = bytes;
         self
     }
 

@@ -431,20 +431,25 @@ impl Conn {
                 _ => return,
             }
         };
-        let service = service(
-            self.app,
-            self.peer,
-            secure,
-            self.activity.clone(),
-            raw_targets,
-        );
+        let service = |memory| {
+            service(
+                self.app,
+                self.peer,
+                secure,
+                self.activity.clone(),
+                raw_targets,
+                memory,
+            )
+        };
         let h1 = match sniffed {
             #[cfg(feature = "http2")]
             Sniffed::Http2 => {
                 let h2 = &self.builders.h2;
-                self.activity.set_h2(h2.session_memory);
-                let service =
-                    http2_deadline::StreamDeadline::new(service, self.builders.request_timeout);
+                self.activity.set_h2();
+                let service = http2_deadline::StreamDeadline::new(
+                    service(Some(h2.session_memory())),
+                    self.builders.request_timeout,
+                );
                 let conn = h2.hyper.serve_connection(TokioIo::new(io), service);
                 let _ = self.watcher.watch(conn).await;
                 return;
@@ -456,6 +461,7 @@ impl Conn {
                 many_headers: false,
             } => &self.builders.h1,
         };
+        let service = service(None);
         if !self.builders.pipeline_flush {
             let conn = h1
                 .serve_connection(TokioIo::new(io), service)
@@ -472,6 +478,12 @@ impl Conn {
     }
 }
 
+/// What an HTTP/2 connection's responses count against (none on HTTP/1).
+#[cfg(feature = "http2")]
+type Memory = Option<Arc<crate::response::session_memory::SessionMemory>>;
+#[cfg(not(feature = "http2"))]
+type Memory = Option<std::convert::Infallible>;
+
 /// The per-request entry point hyper calls for each request of a connection.
 fn service(
     app: AppRef,
@@ -479,6 +491,7 @@ fn service(
     secure: bool,
     activity: Arc<Activity>,
     raw_targets: Arc<RawTargets>,
+    memory: Memory,
 ) -> impl hyper::service::Service<
     http::Request<Incoming>,
     Response = dispatch::HyperResponse,
@@ -486,7 +499,16 @@ fn service(
     Future = Dispatch,
 > + Send
 + 'static {
-    let shared = Arc::new(Mailbox::default());
+    #[cfg(not(feature = "http2"))]
+    let _ = memory;
+    let new_mailbox = move || -> Mailbox {
+        #[cfg(feature = "http2")]
+        if let Some(memory) = &memory {
+            return Mailbox::http2(memory.clone());
+        }
+        Mailbox::default()
+    };
+    let shared = Arc::new(new_mailbox());
     hyper::service::service_fn(move |req: http::Request<Incoming>| {
         // A request whose body is still to come is held to the request timeout.
         let in_flight = if http_body::Body::is_end_stream(req.body()) {
@@ -502,7 +524,7 @@ fn service(
             shared.reset();
             shared.clone()
         } else {
-            Arc::new(Mailbox::default())
+            Arc::new(new_mailbox())
         };
         let (mut parts, body) = req.into_parts();
         let raw_target = raw_targets.next(|| match parts.uri.scheme() {
@@ -522,7 +544,7 @@ fn service(
         let rejected = if parts.version >= http::Version::HTTP_2 {
             // Node refuses new streams once a session holds its
             // `maxSessionMemory`: a client that stops reading gets no more.
-            activity.over_budget().then_some(Rejection::Busy)
+            shared.session_full().then_some(Rejection::Busy)
         } else {
             // The read shim may have left this head to hyper: it goes on
             // from the body hyper expects.

@@ -49,22 +49,12 @@ pub(crate) struct Activity {
     /// and nothing is written on closing.
     #[cfg(feature = "http2")]
     h2: AtomicBool,
-    /// Bytes of large complete response bodies handed to the connection and
-    /// not yet written: what a client that stops reading makes us hold.
-    #[cfg(feature = "http2")]
-    unsent: AtomicU64,
-    /// How many `unsent` bytes an HTTP/2 connection may hold
-    /// ([`crate::ListenOptions::http2_max_session_memory`]).
-    #[cfg(feature = "http2")]
-    session_memory: AtomicU64,
 }
 
 impl Activity {
-    /// Marks the connection as HTTP/2, holding at most `session_memory`
-    /// bytes of unsent bodies.
+    /// Marks the connection as HTTP/2.
     #[cfg(feature = "http2")]
-    pub(crate) fn set_h2(&self, session_memory: u64) {
-        self.session_memory.store(session_memory, Ordering::Relaxed);
+    pub(crate) fn set_h2(&self) {
         self.h2.store(true, Ordering::Relaxed);
     }
 
@@ -75,21 +65,7 @@ impl Activity {
         #[cfg(not(feature = "http2"))]
         false
     }
-
-    /// Whether the bodies this HTTP/2 connection still holds reach its
-    /// session memory: it then gets no new work (Node's `maxSessionMemory`).
-    pub(crate) fn over_budget(&self) -> bool {
-        #[cfg(feature = "http2")]
-        return self.unsent.load(Ordering::Relaxed) >= self.session_memory.load(Ordering::Relaxed);
-        #[cfg(not(feature = "http2"))]
-        false
-    }
 }
-
-/// Bodies below this size are not counted against the budget: the stream
-/// limit bounds them well enough, and the usual response pays nothing.
-#[cfg(feature = "http2")]
-const COUNTED_BODY: usize = 16 * 1024;
 
 /// One request in flight on a connection: counted when made, counted as
 /// finished when dropped (hyper drops the response body once it is written,
@@ -98,10 +74,6 @@ pub(crate) struct InFlight {
     activity: Arc<Activity>,
     /// A request with a body whose response head has not been handed over.
     awaiting_head: bool,
-    /// The body size counted in [`Activity::unsent`] until this drops (a
-    /// `u32`, saturating: the struct stays two words).
-    #[cfg(feature = "http2")]
-    unsent: u32,
 }
 
 impl InFlight {
@@ -110,8 +82,6 @@ impl InFlight {
         InFlight {
             activity: activity.clone(),
             awaiting_head: false,
-            #[cfg(feature = "http2")]
-            unsent: 0,
         }
     }
 
@@ -132,30 +102,6 @@ impl InFlight {
         }
     }
 
-    /// A complete body of `len` bytes is handed to the connection: a large
-    /// one counts as unsent until the response is done with.
-    #[cfg(feature = "http2")]
-    #[inline]
-    pub(crate) fn holds_body(&mut self, len: usize) {
-        if len >= COUNTED_BODY && self.unsent == 0 {
-            self.count_unsent(u32::try_from(len).unwrap_or(u32::MAX));
-        }
-    }
-
-    /// Only HTTP/2 sessions have a memory budget to count bodies against.
-    #[cfg(not(feature = "http2"))]
-    #[inline(always)]
-    pub(crate) fn holds_body(&mut self, _len: usize) {}
-
-    #[cfg(feature = "http2")]
-    #[inline(never)]
-    fn count_unsent(&mut self, len: u32) {
-        self.unsent = len;
-        self.activity
-            .unsent
-            .fetch_add(u64::from(len), Ordering::Relaxed);
-    }
-
     #[inline(never)]
     fn answer(&mut self) {
         self.awaiting_head = false;
@@ -168,12 +114,6 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.answered();
-        #[cfg(feature = "http2")]
-        if self.unsent > 0 {
-            self.activity
-                .unsent
-                .fetch_sub(u64::from(self.unsent), Ordering::Relaxed);
-        }
         self.activity.finished.fetch_add(1, Ordering::Relaxed);
     }
 }

@@ -1,0 +1,96 @@
+//! The bound on what `res.write` queues for a client that does not read
+//! covers the memory the queue holds, not only its bytes: tiny writes cost
+//! a chunk each. Alone in its binary: it counts the process's allocations.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use common::guard;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+use webfw::ListenOptions;
+use webfw::prelude::*;
+
+/// The system allocator, keeping count of the bytes it has out.
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+// SAFETY: every call goes to the system allocator unchanged; only a counter
+// is updated besides.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: the caller's contract is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(
+            new_size as isize - layout.size() as isize,
+            Ordering::Relaxed,
+        );
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+const MIB: isize = 1024 * 1024;
+
+/// 8-byte writes, never awaiting `drain`, to a client that never reads:
+/// the queue stops at about 16 MiB of memory (the bytes alone would let it
+/// hold two million chunks, several times that).
+#[tokio::test]
+async fn tiny_writes_are_bounded_by_the_memory_they_hold() {
+    let grown: Arc<Mutex<Option<(isize, String)>>> = Arc::default();
+    let seen = grown.clone();
+    let mut app = webfw::app();
+    app.get("/tiny", move |_: &mut Request, res: &mut Response| {
+        let before = LIVE.load(Ordering::Relaxed);
+        let error = loop {
+            if let Err(e) = res.write(b"12345678".to_vec()) {
+                break e.message().to_owned();
+            }
+        };
+        *seen.lock().unwrap() = Some((LIVE.load(Ordering::Relaxed) - before, error));
+        res.end()
+    });
+    let server = app
+        .bind(ListenOptions::port(0).host("127.0.0.1"))
+        .await
+        .unwrap();
+    let mut conn = TcpStream::connect(server.local_addr().unwrap())
+        .await
+        .unwrap();
+    conn.write_all(b"GET /tiny HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let (growth, error) = guard("the handler to hit the bound", async {
+        loop {
+            if let Some(done) = grown.lock().unwrap().take() {
+                return done;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    assert!(error.contains("16 MiB"), "{error}");
+    assert!(
+        (15 * MIB..=18 * MIB).contains(&growth),
+        "the queue grew the heap by {:.1} MiB",
+        growth as f64 / MIB as f64
+    );
+    drop(conn);
+    server.shutdown().await;
+}
