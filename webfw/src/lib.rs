@@ -45,7 +45,7 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
-pub use request::{BoxBody, Params, RawBody, Request};
+pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
 pub use response::{
     CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,
 };

@@ -22,6 +22,7 @@ use crate::router::RouteInfo;
 
 mod accepts;
 mod cookies;
+mod incoming;
 mod param;
 mod params;
 mod session;
@@ -29,6 +30,8 @@ mod upgrade;
 mod url;
 
 pub use body::BoxBody;
+pub(crate) use incoming::BodyArrival;
+pub use incoming::IncomingBody;
 pub use params::Params;
 pub(crate) use url::Mounted;
 use url::Url;
@@ -44,7 +47,7 @@ use url::Url;
 /// ```
 pub enum RawBody {
     /// The body is still on the connection.
-    Incoming(hyper::body::Incoming),
+    Incoming(IncomingBody),
     /// A body from elsewhere: the request came through
     /// [`App::into_service`](crate::App::into_service) (or the test client),
     /// or a tower layer replaced it.
