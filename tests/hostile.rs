@@ -234,7 +234,10 @@ async fn a_body_read_after_the_answer_is_still_held_to_the_request_timeout() {
     };
     let data = String::from_utf8_lossy(&data);
     assert!(data.starts_with("HTTP/1.1 200 OK\r\n"), "{data}");
-    assert!(data.ends_with("\r\n\r\n8\r\nreading\n\r\n"), "cut off after the first chunk: {data}");
+    assert!(
+        data.ends_with("\r\n\r\n8\r\nreading\n\r\n"),
+        "cut off after the first chunk: {data}"
+    );
     server.shutdown().await;
 }
 
@@ -353,7 +356,11 @@ async fn upgraded_connections_count_against_max_connections() {
     let mut third = TcpStream::connect(addr).await.unwrap();
     let _ = third.write_all(&request("GET", "/", &[])).await;
     let refused = read_all(&mut third).await;
-    assert!(refused.is_empty(), "{:?}", String::from_utf8_lossy(&refused));
+    assert!(
+        refused.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&refused)
+    );
     // An upgraded connection that closes gives its place back.
     drop(upgraded.pop());
     let mut served = Vec::new();

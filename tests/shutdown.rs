@@ -25,7 +25,9 @@ fn holding(name: &'static str) -> (App, oneshot::Receiver<()>, oneshot::Sender<(
     let started = Arc::new(Mutex::new(Some(started_tx)));
     let release = Arc::new(Mutex::new(Some(release_rx)));
     let mut app = webfw::app();
-    app.get("/", move |_: &mut Request, res: &mut Response| res.send(name));
+    app.get("/", move |_: &mut Request, res: &mut Response| {
+        res.send(name)
+    });
     app.get(
         "/hold",
         async_handler(move |_req, res| {
@@ -55,7 +57,8 @@ async fn a_server_that_is_shutting_down_refuses_new_connections_while_it_drains(
         .await
         .unwrap();
     let addr = server.local_addr().unwrap();
-    let held = tokio::spawn(async move { common::send_raw(addr, &request("GET", "/hold", &[])).await });
+    let held =
+        tokio::spawn(async move { common::send_raw(addr, &request("GET", "/hold", &[])).await });
     guard("the held request to start", started).await.unwrap();
     server.shutdown_handle().shutdown();
     let stopped = tokio::spawn(server.wait());
@@ -86,12 +89,11 @@ async fn a_server_that_is_shutting_down_refuses_new_connections_while_it_drains(
 /// closed).
 async fn answer(addr: std::net::SocketAddr) -> Option<String> {
     let mut stream = TcpStream::connect(addr).await.ok()?;
-    stream
-        .write_all(&request("GET", "/", &[]))
+    stream.write_all(&request("GET", "/", &[])).await.ok()?;
+    let mut raw = Vec::new();
+    guard("an answer", stream.read_to_end(&mut raw))
         .await
         .ok()?;
-    let mut raw = Vec::new();
-    guard("an answer", stream.read_to_end(&mut raw)).await.ok()?;
     let raw = String::from_utf8_lossy(&raw).into_owned();
     let (_, body) = raw.split_once("\r\n\r\n")?;
     Some(body.to_owned())
@@ -104,7 +106,8 @@ async fn while_one_reuse_port_server_drains_the_other_takes_every_new_connection
     let old = app.bind(opts).await.unwrap();
     let addr = old.local_addr().unwrap();
     // Held on the old server alone: the new one is not there yet.
-    let held = tokio::spawn(async move { common::send_raw(addr, &request("GET", "/hold", &[])).await });
+    let held =
+        tokio::spawn(async move { common::send_raw(addr, &request("GET", "/hold", &[])).await });
     guard("the held request to start", started).await.unwrap();
     let same_port = ListenOptions::port(addr.port())
         .host("127.0.0.1")
@@ -146,12 +149,15 @@ fn child_serves_until_a_signal() {
     let mut app = webfw::app();
     // Answers at once, so that the parent knows the request is in flight,
     // and finishes once the body has come.
-    app.post("/drain", async |req: &mut Request, res: &mut Response| -> Result {
-        res.write("started\n")?;
-        let body = webfw::body::read_limited(req, 1024).await?;
-        res.write(format!("drained {}", body.len()))?;
-        res.end()
-    });
+    app.post(
+        "/drain",
+        async |req: &mut Request, res: &mut Response| -> Result {
+            res.write("started\n")?;
+            let body = webfw::body::read_limited(req, 1024).await?;
+            res.write(format!("drained {}", body.len()))?;
+            res.end()
+        },
+    );
     let opts = ListenOptions::port(0).host("127.0.0.1").workers(2);
     if how == "listen_with" {
         app.listen_with(opts, |addr| println!("READY {addr}"))
@@ -255,7 +261,10 @@ fn one_sigterm_and_a_drain_exit_with_status_0_every_time() {
     for how in ["wait_with_signals", "listen_with"] {
         let wrong: Vec<_> = (0..30).filter_map(|_| sigterm(how).err()).collect();
         if !wrong.is_empty() {
-            failed.push(format!("{how}: {} of 30 runs failed: {wrong:#?}", wrong.len()));
+            failed.push(format!(
+                "{how}: {} of 30 runs failed: {wrong:#?}",
+                wrong.len()
+            ));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));

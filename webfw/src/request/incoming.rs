@@ -73,8 +73,7 @@ impl http_body::Body for IncomingBody {
     ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
         let this = self.get_mut();
         let frame = ready!(Pin::new(&mut this.body).poll_frame(cx));
-        if this.arrival.is_some() && !matches!(&frame, Some(Ok(_)) if !this.body.is_end_stream())
-        {
+        if this.arrival.is_some() && !matches!(&frame, Some(Ok(_)) if !this.body.is_end_stream()) {
             this.arrived();
         }
         Poll::Ready(frame)

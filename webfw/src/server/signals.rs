@@ -74,7 +74,11 @@ fn watch_signals(
                 handle.shutdown();
             }
             if signals > 0 {
-                on_second(if ints > 0 { 128 + SIGINT } else { 128 + SIGTERM });
+                on_second(if ints > 0 {
+                    128 + SIGINT
+                } else {
+                    128 + SIGTERM
+                });
                 return;
             }
         }
