@@ -90,7 +90,7 @@ fn watch_signals(
 }
 
 /// Reads what the signal handler wrote to `sock` so far: how many bytes, or
-/// `None` once its writing end is closed.
+/// `None` once its writing end is closed (or the socket failed).
 #[cfg(unix)]
 fn take_bytes(sock: &tokio::net::UnixStream) -> Option<usize> {
     let mut buf = [0u8; 64];
@@ -99,7 +99,8 @@ fn take_bytes(sock: &tokio::net::UnixStream) -> Option<usize> {
         match sock.try_read(&mut buf) {
             Ok(0) => return None,
             Ok(n) => taken += n,
-            Err(_) => return Some(taken),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Some(taken),
+            Err(_) => return None,
         }
     }
 }
