@@ -88,7 +88,9 @@ impl Server {
         self.addr
     }
 
-    /// Stops accepting, lets in-flight requests finish, then returns.
+    /// Closes the listening socket at once (new clients are refused, or go
+    /// to another `reuse_port` server), lets in-flight requests finish, then
+    /// returns.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
