@@ -19,8 +19,9 @@ use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use webfw::prelude::*;
 use webfw::upgrade::{OnUpgrade, Upgraded};
 
-/// The most WebSocket connections open at once: upgraded connections are
-/// the app's to bound, not the server's.
+/// The most WebSocket connections open at once. They count against the
+/// server's `max_connections` too, when it has one; this bound is the
+/// app's own, below it, so that plain HTTP requests still get through.
 const MAX_SOCKETS: usize = 1000;
 /// The largest message a client may send.
 const MAX_MESSAGE: usize = 64 * 1024;

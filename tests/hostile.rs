@@ -181,6 +181,66 @@ async fn a_dripped_body_gets_408_after_the_request_timeout() {
     server.shutdown().await;
 }
 
+/// A handler that answers first and reads the body afterwards: the
+/// request timeout still covers the body, and the answer under way is cut
+/// off (no 408 after it), as Node closes such a connection.
+#[tokio::test]
+async fn a_body_read_after_the_answer_is_still_held_to_the_request_timeout() {
+    let mut app = webfw::app();
+    app.post(
+        "/late",
+        async_handler(|req, res| {
+            Box::pin(async move {
+                res.write("reading\n")?;
+                let body = webfw::body::read_limited(req, 1 << 20).await?;
+                res.write(format!("{} bytes", body.len()))?;
+                res.end()
+            })
+        }),
+    );
+    let server = bind(
+        app,
+        ListenOptions::port(0).request_timeout(Duration::from_millis(300)),
+    )
+    .await;
+    let mut drip = TcpStream::connect(server.local_addr().unwrap())
+        .await
+        .unwrap();
+    drip.write_all(b"POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+        .await
+        .unwrap();
+    let (mut rd, mut wr) = drip.split();
+    let reader = async {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match guard("the server to close", rd.read(&mut buf)).await {
+                Ok(0) | Err(_) => return out,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+        }
+    };
+    let dripper = async {
+        loop {
+            if wr.write_all(b"x").await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let data = tokio::select! {
+        data = reader => data,
+        () = dripper => unreachable!(),
+    };
+    let data = String::from_utf8_lossy(&data);
+    assert!(data.starts_with("HTTP/1.1 200 OK\r\n"), "{data}");
+    assert!(
+        data.ends_with("\r\n\r\n8\r\nreading\n\r\n"),
+        "cut off after the first chunk: {data}"
+    );
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_silent_connection_gets_408_after_the_header_timeout() {
     let server = bind(
@@ -233,6 +293,76 @@ async fn connections_beyond_the_maximum_are_closed_at_once() {
     drop(first);
     // Once the first is gone, a new one is served (the server may need a
     // moment to see the first close).
+    let mut served = Vec::new();
+    for _ in 0..200 {
+        served = common::send_raw(addr, &request("GET", "/", &[])).await;
+        if !served.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(String::from_utf8_lossy(&served).ends_with("\r\n\r\nok"));
+    server.shutdown().await;
+}
+
+/// Node counts a socket handed to `'upgrade'` in `maxConnections` until it
+/// closes: upgraded connections take their places, and plain requests
+/// beyond the maximum are refused.
+#[tokio::test]
+async fn upgraded_connections_count_against_max_connections() {
+    let mut app = webfw::app();
+    app.get("/", |_: &mut Request, res: &mut Response| res.send("ok"));
+    app.get("/echo", |req: &mut Request, res: &mut Response| {
+        let upgrade = res.upgrade(req, "echo")?;
+        tokio::spawn(async move {
+            let Ok(mut io) = upgrade.await else { return };
+            let mut buf = [0u8; 64];
+            while let Ok(n @ 1..) = io.read(&mut buf).await {
+                if io.write_all(&buf[..n]).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Flow::Done)
+    });
+    let server = bind(app, ListenOptions::port(0).max_connections(Some(2))).await;
+    let addr = server.local_addr().unwrap();
+    let mut upgraded = Vec::new();
+    for _ in 0..2 {
+        let mut ws = TcpStream::connect(addr).await.unwrap();
+        ws.write_all(&request(
+            "GET",
+            "/echo",
+            &[("Connection", "Upgrade"), ("Upgrade", "echo")],
+        ))
+        .await
+        .unwrap();
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            let mut byte = [0u8; 1];
+            let n = guard("the 101", ws.read(&mut byte)).await.unwrap();
+            assert_eq!(n, 1, "{:?}", String::from_utf8_lossy(&head));
+            head.push(byte[0]);
+        }
+        assert!(head.starts_with(b"HTTP/1.1 101 "), "{head:?}");
+        // The echo proves the handler holds the connection: hyper is done
+        // with it.
+        ws.write_all(b"ping").await.unwrap();
+        let mut echo = [0u8; 4];
+        guard("the echo", ws.read_exact(&mut echo)).await.unwrap();
+        assert_eq!(&echo, b"ping");
+        upgraded.push(ws);
+    }
+    let mut third = TcpStream::connect(addr).await.unwrap();
+    let _ = third.write_all(&request("GET", "/", &[])).await;
+    let refused = read_all(&mut third).await;
+    assert!(
+        refused.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&refused)
+    );
+    // An upgraded connection that closes gives its place back.
+    drop(upgraded.pop());
     let mut served = Vec::new();
     for _ in 0..200 {
         served = common::send_raw(addr, &request("GET", "/", &[])).await;

@@ -84,7 +84,7 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-pub use request::{BoxBody, Params, RawBody, Request};
+pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
     SendBody,

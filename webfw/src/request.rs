@@ -24,6 +24,7 @@ mod accepts;
 #[cfg(feature = "cookie-session")]
 mod cookie_session;
 mod cookies;
+mod incoming;
 mod param;
 mod params;
 #[cfg(feature = "rate-limit")]
@@ -35,6 +36,8 @@ mod upgrade;
 mod url;
 
 pub use body::BoxBody;
+pub(crate) use incoming::BodyArrival;
+pub use incoming::IncomingBody;
 pub use params::Params;
 pub(crate) use url::Mounted;
 use url::Url;
@@ -50,7 +53,7 @@ use url::Url;
 /// ```
 pub enum RawBody {
     /// The body is still on the connection.
-    Incoming(hyper::body::Incoming),
+    Incoming(IncomingBody),
     /// A body from elsewhere: the request came through
     /// [`App::into_service`](crate::App::into_service) (or the test client),
     /// or a tower layer replaced it.

@@ -24,11 +24,10 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 /// read and write the new protocol's bytes. Dropping it closes the
 /// connection.
 ///
-/// Upgraded connections belong to the handler that took them: the server
-/// no longer counts them against
-/// [`max_connections`](crate::ListenOptions::max_connections) and a graceful
-/// shutdown does not wait for them, so bound how many you keep (see
-/// `examples/websocket.rs`).
+/// Upgraded connections belong to the handler that took them. They still
+/// count against [`max_connections`](crate::ListenOptions::max_connections)
+/// until they close, as in Node, but a graceful shutdown does not wait for
+/// them: close them yourself (see `examples/websocket.rs`).
 pub struct Upgraded(TokioIo<hyper::upgrade::Upgraded>);
 
 impl std::fmt::Debug for Upgraded {

@@ -19,6 +19,7 @@ use std::task::{Context, Poll, Waker, ready};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::sanitize::RawTargets;
+use super::slots::Slot;
 use super::watchdog::Activity;
 
 /// Node's bytes for each bare answer.
@@ -61,6 +62,9 @@ pub(crate) struct Bare<I: AsyncWrite + Unpin> {
     /// Where the service and the read shim ask for a bare answer.
     asked: Arc<RawTargets>,
     stage: Stage,
+    /// The connection's place under `max_connections`: it stays taken as
+    /// long as the socket is open, also once a handler has upgraded it.
+    _slot: Option<Slot>,
 }
 
 impl<I: AsyncWrite + Unpin> Bare<I> {
@@ -70,7 +74,14 @@ impl<I: AsyncWrite + Unpin> Bare<I> {
             activity,
             asked,
             stage: Stage::Off,
+            _slot: None,
         }
+    }
+
+    /// Holds `slot` until the stream is dropped.
+    pub(crate) fn holding(mut self, slot: Option<Slot>) -> Bare<I> {
+        self._slot = slot;
+        self
     }
 
     /// A write once a bare answer is asked for: what precedes hyper's

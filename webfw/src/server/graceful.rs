@@ -95,11 +95,6 @@ impl Graceful {
         }
     }
 
-    /// How many connections (and handshakes) are live.
-    pub(crate) fn live(&self) -> usize {
-        self.0.live.load(Ordering::Relaxed)
-    }
-
     /// Asks every connection to close after its in-flight request.
     pub(crate) fn stop(&self) {
         let shared = &self.0;

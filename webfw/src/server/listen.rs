@@ -259,7 +259,9 @@ impl ListenOptions {
 
     /// The most connections served at once (Node's `server.maxConnections`;
     /// default: no limit). Connections beyond it are closed as soon as they
-    /// are accepted, not queued.
+    /// are accepted, not queued. Connections a handler upgraded
+    /// ([`Response::upgrade`](crate::Response::upgrade), WebSockets) count
+    /// until they close.
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).max_connections(Some(10_000));

@@ -18,6 +18,7 @@ mod no_http2;
 mod pair;
 mod sanitize;
 mod signals;
+mod slots;
 #[cfg(feature = "tls")]
 mod tls;
 mod watchdog;
@@ -35,7 +36,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::app::{App, AppRef};
-use crate::request::RawBody;
+use crate::request::{BodyArrival, IncomingBody, RawBody};
 use crate::response::Response;
 use crate::response::outbox::Mailbox;
 use bare::Bare;
@@ -91,7 +92,9 @@ impl Server {
         self.addr
     }
 
-    /// Stops accepting, lets in-flight requests finish, then returns.
+    /// Closes the listening socket at once (new clients are refused, or go
+    /// to another `reuse_port` server), lets in-flight requests finish, then
+    /// returns.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
@@ -209,12 +212,16 @@ impl App {
         let rt = opts.runtime()?;
         rt.block_on(async move {
             let server = self.bind(opts).await?;
+            // Watched before `on_ready`: a signal sent once the program says
+            // it is ready shuts it down gracefully, never kills it.
+            let _signals = signals::shutdown_on_signal(server.shutdown_handle())?;
             if let Some(addr) = server.local_addr() {
                 on_ready(addr);
             } else {
                 on_ready(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
             }
-            server.wait_with_signals().await
+            server.wait().await;
+            Ok(())
         })
     }
 
@@ -289,6 +296,9 @@ async fn accept_loop<L: Accept>(
     #[cfg(feature = "tls")]
     let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
     let mut backoff = accept::Backoff::default();
+    let limit = opts
+        .max_connections
+        .map(|max| (max, slots::Slots::default()));
     loop {
         let accepted = tokio::select! {
             r = listener.accept_one() => r,
@@ -306,13 +316,12 @@ async fn accept_loop<L: Accept>(
                 }
             }
         };
-        if opts
-            .max_connections
-            .is_some_and(|max| graceful.live() >= max)
-        {
+        let slot = match &limit {
             // Node's `maxConnections`: closed at once, never queued.
-            continue;
-        }
+            Some((max, slots)) if slots.held() >= *max => continue,
+            Some((_, slots)) => Some(slots.take()),
+            None => None,
+        };
         let peer = peer.unwrap_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
         let activity = Arc::new(Activity::default());
         let listed = watchdog.watch(activity.clone());
@@ -323,6 +332,7 @@ async fn accept_loop<L: Accept>(
             activity,
             builders: builders.clone(),
             watcher: graceful.watcher(),
+            slot,
         };
         #[cfg(feature = "tls")]
         let acceptor = tls.clone();
@@ -338,8 +348,16 @@ async fn accept_loop<L: Accept>(
         });
         watchdog.attach(id, task.abort_handle());
     }
+    // Closed as the shutdown begins, not once it ends: new clients are
+    // refused by the kernel (or go to another `reuse_port` server) instead
+    // of waiting in the backlog of a server that will never accept them. A
+    // socket given with `from_listener` stays open while its owner (say,
+    // systemd, or the other workers) holds it.
+    drop(listener);
+    let shutdown_timeout = opts.shutdown_timeout;
+    drop(opts);
     graceful.stop();
-    let finished = match opts.shutdown_timeout {
+    let finished = match shutdown_timeout {
         Some(limit) => tokio::time::timeout(limit, graceful.all_done())
             .await
             .is_ok(),
@@ -407,6 +425,8 @@ struct Conn {
     activity: Arc<Activity>,
     builders: Arc<Builders>,
     watcher: graceful::Watcher,
+    /// Held with the stream (see [`slots`]); `None` without `max_connections`.
+    slot: Option<slots::Slot>,
 }
 
 impl Conn {
@@ -421,7 +441,8 @@ impl Conn {
         // ones come back to the service so `req.originalUrl` is what the
         // client sent.
         let raw_targets = Arc::new(RawTargets::default());
-        let stream = Bare::new(stream, self.activity.clone(), raw_targets.clone());
+        let stream =
+            Bare::new(stream, self.activity.clone(), raw_targets.clone()).holding(self.slot);
         let mut io = Sanitize::new(stream, raw_targets.clone());
         let sniffed = if alpn_h2 {
             Sniffed::Http2
@@ -510,11 +531,13 @@ fn service(
     };
     let shared = Arc::new(new_mailbox());
     hyper::service::service_fn(move |req: http::Request<Incoming>| {
-        // A request whose body is still to come is held to the request timeout.
-        let in_flight = if http_body::Body::is_end_stream(req.body()) {
-            InFlight::new(&activity)
+        // A request whose body is still to come is held to the request
+        // timeout until the body has arrived.
+        let (in_flight, arrival) = if http_body::Body::is_end_stream(req.body()) {
+            (InFlight::new(&activity), None)
         } else {
-            InFlight::with_body(&activity)
+            let arrival: Arc<dyn BodyArrival> = activity.clone();
+            (InFlight::with_body(&activity), Some(arrival))
         };
         // Reuse the connection's mailbox when no earlier request still holds it.
         let mailbox = if Arc::strong_count(&shared) == 1 {
@@ -574,7 +597,7 @@ fn service(
             &app,
             parts,
             raw_target,
-            RawBody::Incoming(body),
+            RawBody::Incoming(IncomingBody::new(body, arrival)),
             peer,
             secure,
             mailbox,

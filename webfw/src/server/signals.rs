@@ -51,28 +51,58 @@ fn watch_signals(
     let task = tokio::spawn(async move {
         let mut shut = false;
         loop {
-            let code = tokio::select! {
-                r = int_read.readable() => r.map(|()| 128 + SIGINT),
-                r = term_read.readable() => r.map(|()| 128 + SIGTERM),
+            let ready = tokio::select! {
+                r = int_read.readable() => r,
+                r = term_read.readable() => r,
             };
-            let Ok(code) = code else { return };
-            // Each signal writes one byte: take them so that readiness
-            // means a new signal.
-            let mut buf = [0u8; 64];
-            while matches!(int_read.try_read(&mut buf), Ok(n) if n > 0) {}
-            while matches!(term_read.try_read(&mut buf), Ok(n) if n > 0) {}
-            if shut {
-                on_second(code);
+            if ready.is_err() {
                 return;
             }
-            shut = true;
-            handle.shutdown();
+            // Each signal writes one byte. None is a spurious wake-up; the
+            // end of the stream is the watch being dropped (its writing
+            // ends close), never a signal.
+            let (Some(ints), Some(terms)) = (take_bytes(&int_read), take_bytes(&term_read)) else {
+                return;
+            };
+            let mut signals = ints + terms;
+            if signals == 0 {
+                continue;
+            }
+            if !shut {
+                shut = true;
+                signals -= 1;
+                handle.shutdown();
+            }
+            if signals > 0 {
+                on_second(if ints > 0 {
+                    128 + SIGINT
+                } else {
+                    128 + SIGTERM
+                });
+                return;
+            }
         }
     });
     Ok(SignalWatch {
         ids: [int, term],
         task,
     })
+}
+
+/// Reads what the signal handler wrote to `sock` so far: how many bytes, or
+/// `None` once its writing end is closed (or the socket failed).
+#[cfg(unix)]
+fn take_bytes(sock: &tokio::net::UnixStream) -> Option<usize> {
+    let mut buf = [0u8; 64];
+    let mut taken = 0;
+    loop {
+        match sock.try_read(&mut buf) {
+            Ok(0) => return None,
+            Ok(n) => taken += n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Some(taken),
+            Err(_) => return None,
+        }
+    }
 }
 
 /// Triggers `handle`'s graceful shutdown on the first Ctrl-C.
@@ -88,11 +118,14 @@ pub(super) fn shutdown_on_signal(handle: ShutdownHandle) -> std::io::Result<Sign
 
 impl Drop for SignalWatch {
     fn drop(&mut self) {
+        // The task first: unregistering closes the sockets' writing ends,
+        // which the task (reading the end of the stream) must not take for
+        // a signal however the two interleave on a multi-threaded runtime.
+        self.task.abort();
         #[cfg(unix)]
         for id in self.ids {
             signal_hook::low_level::unregister(id);
         }
-        self.task.abort();
     }
 }
 
@@ -136,6 +169,35 @@ mod tests {
                 .await
                 .expect("the task ended")
                 .expect_err("no shutdown was sent");
+        });
+    }
+
+    #[test]
+    fn the_watch_closing_its_sockets_is_not_a_second_signal() {
+        let _one = SIGNALS.lock().unwrap_or_else(|p| p.into_inner());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let (tx, mut rx) = tokio::sync::watch::channel(false);
+            let (exit_tx, exit_rx) = tokio::sync::oneshot::channel();
+            let mut watch = watch_signals(ShutdownHandle(tx), move |code| {
+                let _ = exit_tx.send(code);
+            })
+            .unwrap();
+            signal_hook::low_level::raise(SIGTERM).unwrap();
+            shut_down(&mut rx).await;
+            // The writing ends close while the task still runs (as when
+            // another worker thread polls it during the drop).
+            for id in watch.ids {
+                signal_hook::low_level::unregister(id);
+            }
+            tokio::time::timeout(Duration::from_secs(30), &mut watch.task)
+                .await
+                .expect("the task ends once its sockets close")
+                .unwrap();
+            assert_eq!(exit_rx.await.ok(), None, "no exit");
         });
     }
 

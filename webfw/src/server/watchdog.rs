@@ -15,11 +15,12 @@
 //!   opened (Node's `headersTimeout`: answered `408`),
 //! - has been idle after a response for the keep-alive timeout (Node's
 //!   `keepAliveTimeout`: closed without a word),
-//! - has had a request with a body unanswered for the request timeout
-//!   (Node's `requestTimeout`: `408` unless a response has begun); an
+//! - has had a request whose body has not all arrived for the request
+//!   timeout, however late the app reads it (Node's `requestTimeout`:
+//!   `408` unless a response has begun, then closed without a word); an
 //!   HTTP/2 stream gets its 408 alone (`http2_deadline`).
 //!
-//! A request costs two counter increments (four when it has a body). A
+//! A request costs two counter increments (five when it has a body). A
 //! connection leaves the watch list the moment it ends, so nothing of a
 //! finished connection outlives it.
 
@@ -30,6 +31,8 @@ use std::time::Duration;
 
 use tokio::task::AbortHandle;
 
+use crate::request::BodyArrival;
+
 /// How many watchdog ticks make up the shortest deadline: a connection is
 /// closed between one and `1 + 1/TICKS` deadlines after it went quiet.
 const TICKS: u32 = 4;
@@ -39,9 +42,12 @@ const TICKS: u32 = 4;
 pub(crate) struct Activity {
     started: AtomicU64,
     finished: AtomicU64,
-    /// Requests that came with a body, and those of them answered (or gone).
+    /// Requests that came with a body, those of them whose response head is
+    /// out (or that are gone), and those whose body has arrived whole (or
+    /// was dropped).
     bodied: AtomicU64,
     bodied_answered: AtomicU64,
+    bodies_arrived: AtomicU64,
     /// Set by the watchdog before it closes the connection for a deadline
     /// Node answers with 408; the connection's [`super::bare::Bare`] writes it.
     pub(super) send_408: AtomicBool,
@@ -67,6 +73,12 @@ impl Activity {
     }
 }
 
+impl BodyArrival for Activity {
+    fn arrived(&self) {
+        self.bodies_arrived.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 /// One request in flight on a connection: counted when made, counted as
 /// finished when dropped (hyper drops the response body once it is written,
 /// or when the connection goes away).
@@ -86,7 +98,8 @@ impl InFlight {
     }
 
     /// A request whose body is still to come: held to the request timeout
-    /// until its head is answered.
+    /// until the body has arrived, which its [`crate::request::IncomingBody`]
+    /// reports to `activity` (as a [`BodyArrival`]).
     pub(crate) fn with_body(activity: &Arc<Activity>) -> InFlight {
         activity.bodied.fetch_add(1, Ordering::Relaxed);
         let mut f = InFlight::new(activity);
@@ -172,7 +185,7 @@ struct Watched {
     quiet: u32,
     /// Requests with a body started as of the last tick.
     seen_bodied: u64,
-    /// Ticks in a row that found the same request with a body unanswered.
+    /// Ticks in a row that found the same request's body not all arrived.
     waiting: u32,
 }
 
@@ -214,13 +227,15 @@ impl Watched {
         let bodied = a.bodied.load(Ordering::Relaxed);
         // HTTP/2 streams keep their request timeout one by one
         // (`http2_deadline`): the connection's other streams go on.
-        if bodied != a.bodied_answered.load(Ordering::Relaxed)
+        if bodied != a.bodies_arrived.load(Ordering::Relaxed)
             && bodied == self.seen_bodied
             && !a.is_h2()
         {
             self.waiting += 1;
             if self.waiting >= limits.request {
-                return self.close(true);
+                // Node's 408 only while no response has begun.
+                let unanswered = bodied != a.bodied_answered.load(Ordering::Relaxed);
+                return self.close(unanswered);
             }
         } else {
             self.waiting = 0;
@@ -496,12 +511,28 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_answered_request_with_a_body_may_stream_on() {
+    async fn a_body_still_coming_after_the_answer_is_cut_off_without_408() {
         let activity = Arc::new(Activity::default());
         let conn = tokio::spawn(std::future::pending::<()>());
         let mut w = watched(&activity, &conn);
         let mut request = InFlight::with_body(&activity);
         request.answered();
+        for _ in 0..LIMITS.request {
+            assert!(w.tick(LIMITS));
+        }
+        assert!(!w.tick(LIMITS));
+        assert!(conn.await.unwrap_err().is_cancelled());
+        assert!(!activity.send_408.load(Ordering::Relaxed));
+    }
+
+    #[tokio::test]
+    async fn an_answered_request_whose_body_arrived_may_stream_on() {
+        let activity = Arc::new(Activity::default());
+        let conn = tokio::spawn(std::future::pending::<()>());
+        let mut w = watched(&activity, &conn);
+        let mut request = InFlight::with_body(&activity);
+        request.answered();
+        activity.arrived();
         for _ in 0..10 * LIMITS.request {
             assert!(w.tick(LIMITS));
         }
