@@ -10,10 +10,10 @@ use super::Response;
 pub(super) fn pushed(p: Pushed) -> crate::handler::Result<()> {
     match p {
         Pushed::Queued => Ok(()),
-        Pushed::Closed => Err(Error::new(
+        Pushed::Closed => Err(Error::plain(
             "Cannot call write after the client closed the connection",
         )),
-        Pushed::Full => Err(Error::new(
+        Pushed::Full => Err(Error::plain(
             "res.write: 16 MiB wait for a client that is not reading; \
              await res.drain() between writes",
         )),
@@ -24,7 +24,7 @@ pub(super) fn pushed(p: Pushed) -> crate::handler::Result<()> {
                 Full::Session(n) => ("the HTTP/2 connection holds", n, "session"),
                 Full::Listener(n) => ("the server's HTTP/2 connections hold", n, "total"),
             };
-            Err(Error::new(format!(
+            Err(Error::plain(format!(
                 "res.write: {whose} {} of responses for clients that are not \
                  reading (ListenOptions::http2_max_{option}_memory); \
                  await res.drain() between writes",

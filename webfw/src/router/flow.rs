@@ -279,7 +279,7 @@ pub(crate) fn panic_error(payload: Box<dyn std::any::Any + Send>) -> Error {
         .unwrap_or_else(|| "handler panicked".to_owned());
     #[cfg(feature = "tracing")]
     crate::trace::panicked(&msg);
-    Error::new(msg).with_status(500)
+    Error::plain(msg).with_status(500)
 }
 
 /// A handler's future polled under a panic guard.
