@@ -17,6 +17,8 @@
 mod body;
 #[path = "conformance/cookies.rs"]
 mod cookies;
+#[path = "conformance/eco_multer.rs"]
+mod eco_multer;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]
@@ -88,6 +90,7 @@ fn main() -> std::io::Result<()> {
     params(&mut app);
     etag(&mut app);
     render::routes(&mut app, &cfg.fixtures);
+    eco_multer::routes(&mut app);
 
     let opts = ListenOptions::port(cfg.port).host("127.0.0.1");
     app.listen_with(opts, |addr| {

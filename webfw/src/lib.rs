@@ -11,6 +11,8 @@ pub mod http;
 mod inline_option;
 pub mod logger;
 mod macros;
+#[cfg(feature = "multer")]
+pub mod multer;
 mod request;
 mod response;
 mod router;
@@ -45,6 +47,8 @@ pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
+#[cfg(feature = "multer")]
+pub use multer::multer;
 pub use request::{BoxBody, Params, RawBody, Request};
 pub use response::{
     CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response, SendBody,

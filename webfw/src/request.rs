@@ -22,6 +22,8 @@ use crate::router::RouteInfo;
 
 mod accepts;
 mod cookies;
+#[cfg(feature = "multer")]
+mod multer;
 mod param;
 mod params;
 mod session;
