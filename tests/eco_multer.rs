@@ -221,7 +221,16 @@ async fn every_limit_code_with_multers_message_and_field() {
     app.post("/value", (mk(Limits::new().field_size(3)).any(), result));
     app.post("/fields", (mk(Limits::new().fields(1)).any(), result));
     app.post("/single", (mk(Limits::new()).single("one"), result));
+    app.post("/none", (mk(Limits::new()).none(), result));
     app.post("/pairs", (mk(Limits::new().header_pairs(1)).none(), result));
+    app.post(
+        "/nest",
+        (mk(Limits::new().field_nesting_depth(1)).none(), result),
+    );
+    app.post(
+        "/index",
+        (mk(Limits::new().field_array_index_limit(5)).none(), result),
+    );
     app.use_(show_error);
     let server = TestServer::start(app).await;
 
@@ -266,6 +275,21 @@ async fn every_limit_code_with_multers_message_and_field() {
             form(&[part(&["Content-Disposition: form-data"], "x")]),
             json!({"code": "MISSING_FIELD_NAME", "message": "Field name missing", "field": null}),
         ),
+        (
+            "/nest",
+            form(&[text("a[b][c]", "x")]),
+            json!({"code": "LIMIT_FIELD_NESTING", "message": "Field name nesting too deep", "field": "a[b][c]"}),
+        ),
+        (
+            "/index",
+            form(&[text("a[6]", "x")]),
+            json!({"code": "LIMIT_FIELD_ARRAY_INDEX", "message": "Field name array index too large", "field": "a[6]"}),
+        ),
+        (
+            "/none",
+            form(&[text("a[99999999]", "x")]),
+            json!({"code": "LIMIT_FIELD_ARRAY_INDEX", "message": "Field name array index too large", "field": "a[99999999]"}),
+        ),
     ];
     for (path, body, want) in cases {
         let r = server.raw(post(path, &body)).await;
@@ -288,6 +312,8 @@ async fn every_limit_code_with_multers_message_and_field() {
         ("/file-size", form(&[file("up", "b", "1234")])),
         ("/name", form(&[text("abc", "x")])),
         ("/value", form(&[text("k", "123")])),
+        ("/nest", form(&[text("a[b]", "x")])),
+        ("/index", form(&[text("a[5]", "x"), text("a[9]x", "y")])),
     ];
     for (path, body) in ok {
         assert_eq!(server.raw(post(path, &body)).await.status, 200, "{path}");

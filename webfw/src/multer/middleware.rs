@@ -122,6 +122,50 @@ fn decode_form_data_name(s: &str) -> String {
     out
 }
 
+/// multer's `exceedsArrayIndexLimit`: only a name append-field reads as a
+/// bracket path (`a[b][0]`, optionally ending in `[]`) can make an array,
+/// and then any all-digit group above `limit` is too large.
+fn exceeds_array_index(name: &str, limit: u64) -> bool {
+    let Some(open) = name.find('[') else {
+        return false;
+    };
+    if open == 0 {
+        return false;
+    }
+    let mut rest = &name[open..];
+    while !rest.is_empty() {
+        if rest == "[]" {
+            break;
+        }
+        let Some(inner) = rest.strip_prefix('[') else {
+            return false;
+        };
+        let Some(close) = inner.find(']') else {
+            return false;
+        };
+        if close == 0 {
+            return false;
+        }
+        rest = &inner[close + 1..];
+    }
+    // The index test runs over the whole name, as multer's regex does.
+    let mut s = name;
+    while let Some(i) = s.find('[') {
+        let after = &s[i + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && after.as_bytes().get(digits) == Some(&b']') {
+            let n: f64 = after[..digits].parse().unwrap_or(f64::INFINITY);
+            if n > limit as f64 {
+                return true;
+            }
+            s = &after[digits + 1..];
+        } else {
+            s = after;
+        }
+    }
+    false
+}
+
 /// JavaScript's `string.length`.
 fn js_len(s: &str) -> u64 {
     s.encode_utf16().count() as u64
@@ -170,6 +214,18 @@ impl Upload<'_> {
                     .is_some_and(|l| js_len(&raw) > l)
                 {
                     return Err(code("LIMIT_FIELD_KEY", None));
+                }
+                if self
+                    .limits()
+                    .field_nesting_depth
+                    .is_some_and(|l| name.matches('[').count() as u64 > l)
+                {
+                    return Err(code("LIMIT_FIELD_NESTING", Some(&name)));
+                }
+                if let Some(l) = self.limits().field_array_index_limit
+                    && exceeds_array_index(&name, l)
+                {
+                    return Err(code("LIMIT_FIELD_ARRAY_INDEX", Some(&name)));
                 }
                 self.form.append(&name, value).map_err(|r| match r {
                     Refused::Nesting => code("LIMIT_FIELD_NESTING", Some(&name)),
@@ -421,5 +477,29 @@ impl Upload<'_> {
             }
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_index_limit_reads_names_as_multer_does() {
+        assert!(exceeds_array_index("a[11]", 10));
+        assert!(!exceeds_array_index("a[10]", 10));
+        assert!(exceeds_array_index("a[b][0][99]", 10));
+        assert!(exceeds_array_index("a[[99]", 10));
+        assert!(exceeds_array_index("a[99][]", 10));
+        assert!(!exceeds_array_index("a[99]x", 10));
+        assert!(!exceeds_array_index("[99]", 10));
+        assert!(!exceeds_array_index("a[][99]", 10));
+        assert!(!exceeds_array_index("a", 10));
+    }
+
+    #[test]
+    fn form_data_names_lose_only_the_three_escapes() {
+        assert_eq!(decode_form_data_name("a%22b%0a%0D%41%"), "a\"b\n\r%41%");
+        assert_eq!(js_len("é😀"), 3);
     }
 }

@@ -160,6 +160,8 @@ pub struct Limits {
     pub(crate) files: Option<u64>,
     pub(crate) parts: Option<u64>,
     pub(crate) header_pairs: Option<u64>,
+    pub(crate) field_nesting_depth: Option<u64>,
+    pub(crate) field_array_index_limit: Option<u64>,
 }
 
 impl Limits {
@@ -243,6 +245,32 @@ impl Limits {
     /// ```
     pub fn header_pairs(mut self, n: u64) -> Limits {
         self.header_pairs = Some(n);
+        self
+    }
+}
+
+impl Limits {
+    /// `fieldNestingDepth`: the most `[` a text field's name may hold
+    /// (`a[b][c]` has 2; `LIMIT_FIELD_NESTING`). Without it, names still
+    /// nest at most 128 levels.
+    ///
+    /// ```
+    /// let limits = webfw::multer::Limits::new().field_nesting_depth(4);
+    /// ```
+    pub fn field_nesting_depth(mut self, n: u64) -> Limits {
+        self.field_nesting_depth = Some(n);
+        self
+    }
+
+    /// `fieldArrayIndexLimit`: the largest array index a text field's
+    /// name may use (`a[7]`; `LIMIT_FIELD_ARRAY_INDEX`). Without it, the
+    /// indexes of a form may still leave at most 100,000 empty slots.
+    ///
+    /// ```
+    /// let limits = webfw::multer::Limits::new().field_array_index_limit(100);
+    /// ```
+    pub fn field_array_index_limit(mut self, n: u64) -> Limits {
+        self.field_array_index_limit = Some(n);
         self
     }
 }
