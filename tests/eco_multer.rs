@@ -151,6 +151,11 @@ async fn disk_storage_streams_files_to_their_folder_with_random_or_chosen_names(
     app.post("/chosen", (chosen.single("doc"), result));
     app.post("/per-file", (per_file.any(), result));
     app.post("/limited", (limited.any(), result));
+    let missing = dir.join("no-such-dir");
+    let nowhere = webfw::multer(MulterOptions::new().storage(Storage::disk(
+        DiskStorage::new().destination_fn(move |_req, _f| Ok(missing.clone())),
+    )));
+    app.post("/nowhere", (nowhere.any(), result));
     app.use_(show_error);
     let server = TestServer::start(app).await;
 
@@ -202,6 +207,20 @@ async fn disk_storage_streams_files_to_their_folder_with_random_or_chosen_names(
     assert_eq!(r.status, 400);
     assert_eq!(json_of(&r)["code"], json!("LIMIT_FIELD_COUNT"));
     assert_eq!(entries(&dir), before);
+
+    // A folder that is not there: Node's error for the write stream.
+    let r = server
+        .raw(post("/nowhere", &form(&[file("f", "g.txt", "x")])))
+        .await;
+    assert_eq!(r.status, 500);
+    let v = json_of(&r);
+    assert_eq!(v["code"], json!("ENOENT"));
+    let msg = v["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("ENOENT: no such file or directory, open '"),
+        "{msg}"
+    );
+    assert!(msg.contains("no-such-dir"), "{msg}");
 
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&named);

@@ -66,7 +66,9 @@ impl Storage {
                     None => random_name()?,
                 };
                 let path = destination.join(&filename);
-                let out = tokio::fs::File::create(&path).await?;
+                let out = tokio::fs::File::create(&path)
+                    .await
+                    .map_err(|e| open_error(&e, &path))?;
                 Ok(Sink::Disk {
                     out,
                     destination,
@@ -86,6 +88,21 @@ impl std::fmt::Debug for Storage {
             Kind::Disk(_) => "Storage::disk(..)",
         })
     }
+}
+
+/// Node's error for a write stream that cannot open its file
+/// (`ENOENT: no such file or directory, open '…'`), with its `code`.
+fn open_error(e: &std::io::Error, path: &Path) -> Error {
+    use std::io::ErrorKind as K;
+    let (code, text) = match e.kind() {
+        K::NotFound => ("ENOENT", "no such file or directory"),
+        K::NotADirectory => ("ENOTDIR", "not a directory"),
+        K::PermissionDenied => ("EACCES", "permission denied"),
+        K::IsADirectory => ("EISDIR", "illegal operation on a directory"),
+        K::InvalidFilename => ("ENAMETOOLONG", "name too long"),
+        _ => return Error::new(e.to_string()),
+    };
+    Error::new(format!("{code}: {text}, open '{}'", path.display())).with_code(code)
 }
 
 /// multer's default file name: 16 random bytes in hex, no extension.
