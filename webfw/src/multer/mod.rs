@@ -1,4 +1,5 @@
 //! Express: `app.post('/profile', multer({ dest: 'uploads/' }).single('avatar'), fn)`
+//!
 //! webfw: `app.post("/profile", (webfw::multer(MulterOptions::new().dest("uploads/")).single("avatar"), f))`
 //!
 //! `multipart/form-data` uploads as multer 2.5 (with busboy 1.6) reads
