@@ -123,6 +123,11 @@ impl Search {
         Held::Flushed(Bytes::from(std::mem::take(&mut self.held)))
     }
 
+    /// The needle's length.
+    pub(crate) fn needle_len(&self) -> usize {
+        self.needle.len()
+    }
+
     /// How many bytes are held back.
     pub(crate) fn held_len(&self) -> usize {
         self.held.len()
