@@ -33,6 +33,8 @@ mod eco_ratelimit;
 mod eco_response_time;
 #[path = "conformance/eco_vhost.rs"]
 mod eco_vhost;
+#[path = "conformance/eco_multer.rs"]
+mod eco_multer;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]
@@ -112,6 +114,7 @@ fn main() -> std::io::Result<()> {
     eco_favicon::routes(&mut app, &cfg.fixtures);
     eco_response_time::routes(&mut app);
     eco_override::routes(&mut app);
+    eco_multer::routes(&mut app);
 
     let opts = ListenOptions::port(cfg.port).host("127.0.0.1");
     app.listen_with(opts, |addr| {

@@ -22,6 +22,8 @@ mod macros;
 mod method_override;
 #[cfg(feature = "rate-limit")]
 pub mod rate_limit;
+#[cfg(feature = "multer")]
+pub mod multer;
 mod request;
 mod response;
 #[cfg(feature = "response-time")]
@@ -84,6 +86,8 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
+#[cfg(feature = "multer")]
+pub use multer::multer;
 pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,

@@ -25,6 +25,8 @@ mod accepts;
 mod cookie_session;
 mod cookies;
 mod incoming;
+#[cfg(feature = "multer")]
+mod multer;
 mod param;
 mod params;
 #[cfg(feature = "rate-limit")]
