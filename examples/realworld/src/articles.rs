@@ -160,7 +160,9 @@ async fn page(
         .await
         .map_err(db)?;
     // The count numbers its arguments from 1: shift every `$n` down by one.
-    let count_filter = (2..n + 2).fold(filter, |f, i| f.replace(&format!("${i}"), &format!("${}", i - 1)));
+    let count_filter = (2..n + 2).fold(filter, |f, i| {
+        f.replace(&format!("${i}"), &format!("${}", i - 1))
+    });
     let count_sql =
         format!("SELECT COUNT(*) FROM articles a JOIN users u ON u.id = a.author_id{count_filter}");
     let mut count = sqlx::query_scalar::<_, i64>(&count_sql);
@@ -189,7 +191,10 @@ async fn list(req: &mut Request, res: &mut Response) -> Result {
         args.push(Arg::Text(value));
     };
     if let Some(tag) = q.tag {
-        add("a.id IN (SELECT article_id FROM article_tags WHERE tag = $n)", tag);
+        add(
+            "a.id IN (SELECT article_id FROM article_tags WHERE tag = $n)",
+            tag,
+        );
     }
     if let Some(author) = q.author {
         add("u.username = $n", author);
@@ -201,7 +206,15 @@ async fn list(req: &mut Request, res: &mut Response) -> Result {
             fan,
         );
     }
-    let body = page(&cx, viewer(req).unwrap_or(0), &conds, args, q.limit, q.offset).await?;
+    let body = page(
+        &cx,
+        viewer(req).unwrap_or(0),
+        &conds,
+        args,
+        q.limit,
+        q.offset,
+    )
+    .await?;
     res.json(&body)
 }
 
@@ -210,7 +223,8 @@ async fn feed(req: &mut Request, res: &mut Response) -> Result {
     let cx = ctx(req)?;
     let me = require_viewer(req)?;
     let q: ListQuery = req.query_as()?;
-    let conds = ["a.author_id IN (SELECT followee_id FROM follows WHERE follower_id = $2)".to_owned()];
+    let conds =
+        ["a.author_id IN (SELECT followee_id FROM follows WHERE follower_id = $2)".to_owned()];
     let body = page(&cx, me, &conds, vec![Arg::Int(me)], q.limit, q.offset).await?;
     res.json(&body)
 }
@@ -399,5 +413,7 @@ pub async fn article_id(cx: &Ctx, slug: &str) -> std::result::Result<i64, Error>
 
 /// The routes of this file; the feed comes before `/articles/:slug`.
 pub fn routes() -> webfw::Routes {
-    routes![list, feed, create, show, update, remove, favorite, unfavorite]
+    routes![
+        list, feed, create, show, update, remove, favorite, unfavorite
+    ]
 }

@@ -6,9 +6,9 @@
 //! and `base64` crates: one algorithm, fixed by the server, so a JWT crate's
 //! algorithm negotiation would only add surface.
 
+use argon2::Argon2;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
@@ -164,8 +164,11 @@ pub async fn hash_password(password: String) -> std::result::Result<String, Erro
 /// Whether `password` matches the stored `hash`.
 pub async fn verify_password(password: String, hash: String) -> bool {
     tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash)
-            .is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+        PasswordHash::new(&hash).is_ok_and(|h| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
     })
     .await
     .unwrap_or(false)

@@ -93,7 +93,8 @@ async fn create(req: &mut Request, res: &mut Response) -> Result {
         .fetch_one(&cx.db)
         .await
         .map_err(db)?;
-    res.status(201).json(&json!({ "comment": comment_json(&row)? }))
+    res.status(201)
+        .json(&json!({ "comment": comment_json(&row)? }))
 }
 
 #[delete("/articles/:slug/comments/:id")]
@@ -105,15 +106,14 @@ async fn remove(req: &mut Request, res: &mut Response) -> Result {
         .param("id")
         .and_then(|id| id.parse().ok())
         .ok_or_else(|| not_found("comment"))?;
-    let author: i64 = sqlx::query_scalar(
-        "SELECT author_id FROM comments WHERE id = $1 AND article_id = $2",
-    )
-    .bind(id)
-    .bind(article)
-    .fetch_optional(&cx.db)
-    .await
-    .map_err(db)?
-    .ok_or_else(|| not_found("comment"))?;
+    let author: i64 =
+        sqlx::query_scalar("SELECT author_id FROM comments WHERE id = $1 AND article_id = $2")
+            .bind(id)
+            .bind(article)
+            .fetch_optional(&cx.db)
+            .await
+            .map_err(db)?
+            .ok_or_else(|| not_found("comment"))?;
     if author != me {
         return Err(forbidden("comment"));
     }

@@ -10,13 +10,14 @@ use webfw::prelude::*;
 pub fn cors(req: &mut Request, res: &mut Response) -> Result {
     res.set("access-control-allow-origin", "*");
     if req.method() == "OPTIONS" && req.get("access-control-request-method").is_some() {
-        res.set("access-control-allow-methods", "GET,HEAD,PUT,PATCH,POST,DELETE");
         res.set(
-            "access-control-allow-headers",
-            req.get("access-control-request-headers")
-                .unwrap_or("authorization,content-type")
-                .to_owned(),
+            "access-control-allow-methods",
+            "GET,HEAD,PUT,PATCH,POST,DELETE",
         );
+        let headers = req
+            .get("access-control-request-headers")
+            .unwrap_or("authorization,content-type");
+        res.set("access-control-allow-headers", headers);
         res.set("access-control-max-age", "86400");
         return res.send_status(204);
     }

@@ -67,7 +67,9 @@ pub async fn connect(url: &str) -> Result<Db, sqlx::Error> {
         .await?;
     let id = if sqlite {
         // Readers do not wait for the writer; the mode is stored in the file.
-        sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await?;
+        sqlx::query("PRAGMA journal_mode = WAL")
+            .execute(&pool)
+            .await?;
         "INTEGER PRIMARY KEY"
     } else {
         "BIGSERIAL PRIMARY KEY"

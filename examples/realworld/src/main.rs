@@ -8,9 +8,9 @@ fn main() -> std::io::Result<()> {
         .enable_all()
         .build()?;
     rt.block_on(async {
-        let app = realworld::app(&config).await.map_err(|e| {
-            std::io::Error::other(format!("cannot open the database: {e}"))
-        })?;
+        let app = realworld::app(&config)
+            .await
+            .map_err(|e| std::io::Error::other(format!("cannot open the database: {e}")))?;
         let server = app.bind(config.port).await?;
         println!("realworld: API on http://127.0.0.1:{}/api", config.port);
         server.wait_with_signals().await

@@ -9,7 +9,11 @@ use crate::errors::{db, invalid, not_found};
 use crate::state::{Ctx, ctx};
 
 /// A profile as the spec shows it, seen by `viewer` (0: nobody).
-async fn profile(cx: &Ctx, username: &str, viewer: i64) -> std::result::Result<(i64, Value), Error> {
+async fn profile(
+    cx: &Ctx,
+    username: &str,
+    viewer: i64,
+) -> std::result::Result<(i64, Value), Error> {
     let row = sqlx::query(
         "SELECT u.id, u.username, u.bio, u.image, \
          (SELECT COUNT(*) FROM follows w WHERE w.followee_id = u.id AND w.follower_id = $2) \

@@ -7,14 +7,21 @@ const MAX_SLUG_CHARS: usize = 120;
 /// none at either end. Empty when the title has no letter or digit.
 pub fn slugify(title: &str) -> String {
     let mut slug = String::with_capacity(title.len());
-    for word in title.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for word in title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         if slug.chars().count() + word.chars().count() > MAX_SLUG_CHARS && !slug.is_empty() {
             break;
         }
         if !slug.is_empty() {
             slug.push('-');
         }
-        slug.extend(word.chars().flat_map(char::to_lowercase).take(MAX_SLUG_CHARS));
+        slug.extend(
+            word.chars()
+                .flat_map(char::to_lowercase)
+                .take(MAX_SLUG_CHARS),
+        );
     }
     slug
 }
@@ -25,7 +32,10 @@ mod tests {
 
     #[test]
     fn words_are_joined_by_dashes() {
-        assert_eq!(slugify("How to Train Your Dragon!"), "how-to-train-your-dragon");
+        assert_eq!(
+            slugify("How to Train Your Dragon!"),
+            "how-to-train-your-dragon"
+        );
         assert_eq!(slugify("  --a  b-- "), "a-b");
         assert_eq!(slugify("Ünïcode Straße"), "ünïcode-straße");
         assert_eq!(slugify("'; DROP TABLE articles; --"), "drop-table-articles");

@@ -114,8 +114,7 @@ async fn login(req: &mut Request, res: &mut Response) -> Result {
         .fetch_optional(&cx.db)
         .await
         .map_err(db)?;
-    let rejected =
-        || Error::status_message(401, "is invalid").with_code("email or password");
+    let rejected = || Error::status_message(401, "is invalid").with_code("email or password");
     let row = row.ok_or_else(rejected)?;
     let hash: String = row.try_get("password_hash").map_err(db)?;
     if !verify_password(password, hash).await {

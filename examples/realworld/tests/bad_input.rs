@@ -82,7 +82,10 @@ impl Api {
         let text = String::from_utf8_lossy(&raw);
         let status = text[9..12].parse().unwrap();
         let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        let body = if head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
             dechunk(rest)
         } else {
             rest.to_owned()
@@ -93,9 +96,14 @@ impl Api {
         }
     }
 
+    /// Sends `body` as JSON; `null` sends no body.
     async fn json(&self, method: &str, path: &str, token: Option<&str>, body: Value) -> Reply {
-        self.send(method, path, token, body.to_string().as_bytes())
-            .await
+        let bytes = if body.is_null() {
+            Vec::new()
+        } else {
+            body.to_string().into_bytes()
+        };
+        self.send(method, path, token, &bytes).await
     }
 
     /// Registers a user; returns `Token <jwt>`.
@@ -173,7 +181,12 @@ async fn malformed_json_and_missing_fields_are_422_and_write_nothing() {
     assert_eq!(r.status, 422, "{}", r.body);
 
     let r = api
-        .json("POST", "/api/users", None, json!({"user": {"username": "a", "email": "a@b.c"}}))
+        .json(
+            "POST",
+            "/api/users",
+            None,
+            json!({"user": {"username": "a", "email": "a@b.c"}}),
+        )
         .await;
     assert_eq!(r.status, 422);
     assert_eq!(errors(&r), &json!({"password": ["can't be blank"]}));
@@ -189,7 +202,12 @@ async fn malformed_json_and_missing_fields_are_422_and_write_nothing() {
     assert_eq!(errors(&r), &json!({"username": ["can't be blank"]}));
 
     let r = api
-        .json("POST", "/api/users", None, json!({"user": {"username": 5, "email": "a@b.c", "password": "p"}}))
+        .json(
+            "POST",
+            "/api/users",
+            None,
+            json!({"user": {"username": 5, "email": "a@b.c", "password": "p"}}),
+        )
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(api.snapshot().await, before);
@@ -197,16 +215,31 @@ async fn malformed_json_and_missing_fields_are_422_and_write_nothing() {
     let token = api.register("writer", "writer@example.com", "secret").await;
     let before = api.snapshot().await;
     let r = api
-        .json("POST", "/api/articles", Some(&token), json!({"article": {"title": "t", "body": "b"}}))
+        .json(
+            "POST",
+            "/api/articles",
+            Some(&token),
+            json!({"article": {"title": "t", "body": "b"}}),
+        )
         .await;
     assert_eq!(r.status, 422);
     assert_eq!(errors(&r), &json!({"description": ["can't be blank"]}));
     let r = api
-        .json("POST", "/api/articles", Some(&token), json!({"article": {"title": "t", "description": "d", "body": "b", "tagList": "t"}}))
+        .json(
+            "POST",
+            "/api/articles",
+            Some(&token),
+            json!({"article": {"title": "t", "description": "d", "body": "b", "tagList": "t"}}),
+        )
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
     let r = api
-        .json("POST", "/api/users/login", None, json!({"user": {"email": "writer@example.com", "password": "wrong"}}))
+        .json(
+            "POST",
+            "/api/users/login",
+            None,
+            json!({"user": {"email": "writer@example.com", "password": "wrong"}}),
+        )
         .await;
     assert_eq!(r.status, 401);
     assert_eq!(errors(&r), &json!({"email or password": ["is invalid"]}));
@@ -214,7 +247,9 @@ async fn malformed_json_and_missing_fields_are_422_and_write_nothing() {
         .json("GET", "/api/articles?limit=-1", None, json!(null))
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
-    let r = api.json("GET", "/api/articles?limit=ten", None, json!(null)).await;
+    let r = api
+        .json("GET", "/api/articles?limit=ten", None, json!(null))
+        .await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(api.snapshot().await, before);
 }
@@ -240,7 +275,11 @@ async fn invalid_and_expired_tokens_are_401_and_write_nothing() {
     let before = api.snapshot().await;
 
     let keys = Keys::new(SECRET);
-    let expired = keys.sign(&Claims { sub: 1, iat: 1_000, exp: 2_000 });
+    let expired = keys.sign(&Claims {
+        sub: 1,
+        iat: 1_000,
+        exp: 2_000,
+    });
     let forged = Keys::new("another secret").token_for(1);
     let mut tampered = jwt.to_owned();
     tampered.pop();
@@ -249,28 +288,43 @@ async fn invalid_and_expired_tokens_are_401_and_write_nothing() {
         (format!("Token {expired}"), "has expired"),
         (format!("Token {forged}"), "is invalid"),
         (format!("Token {tampered}"), "is invalid"),
-        ("Token not.a.jwt".to_owned(), "is invalid"),
+        ("Token not.a.jwt".to_owned(), "is malformed"),
         ("Token abc".to_owned(), "is malformed"),
-        (format!("Basic {jwt}"), "must be sent as `Authorization: Token <jwt>`"),
+        (
+            format!("Basic {jwt}"),
+            "must be sent as `Authorization: Token <jwt>`",
+        ),
     ];
     for (header, message) in &cases {
-        let r = api.json("GET", "/api/user", Some(header), json!(null)).await;
+        let r = api
+            .json("GET", "/api/user", Some(header), json!(null))
+            .await;
         assert_eq!(r.status, 401, "{header}");
         assert_eq!(errors(&r), &json!({"token": [message]}), "{header}");
         let r = api.create_article(header, "Never written").await;
         assert_eq!(r.status, 401, "{header}");
         let r = api
-            .json("PUT", "/api/user", Some(header), json!({"user": {"bio": "hacked"}}))
+            .json(
+                "PUT",
+                "/api/user",
+                Some(header),
+                json!({"user": {"bio": "hacked"}}),
+            )
             .await;
         assert_eq!(r.status, 401, "{header}");
     }
     let r = api.create_article("", "No token").await;
     assert_eq!(r.status, 401);
     let r = api.json("GET", "/api/user", None, json!(null)).await;
-    assert_eq!((r.status, errors(&r)), (401, &json!({"token": ["is missing"]})));
+    assert_eq!(
+        (r.status, errors(&r)),
+        (401, &json!({"token": ["is missing"]}))
+    );
     assert_eq!(api.snapshot().await, before);
 
-    let r = api.json("GET", "/api/user", Some(&token), json!(null)).await;
+    let r = api
+        .json("GET", "/api/user", Some(&token), json!(null))
+        .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.body["user"]["username"], "holder");
 }
@@ -285,17 +339,32 @@ async fn sql_metacharacters_are_stored_verbatim_in_every_field() {
     let token = api.register(&username, &email, &password).await;
 
     let r = api
-        .json("POST", "/api/users/login", None, json!({"user": {"email": email, "password": password}}))
+        .json(
+            "POST",
+            "/api/users/login",
+            None,
+            json!({"user": {"email": email, "password": password}}),
+        )
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["user"]["username"], username.as_str());
     let r = api
-        .json("POST", "/api/users/login", None, json!({"user": {"email": "x' OR '1'='1", "password": "x' OR '1'='1"}}))
+        .json(
+            "POST",
+            "/api/users/login",
+            None,
+            json!({"user": {"email": "x' OR '1'='1", "password": "x' OR '1'='1"}}),
+        )
         .await;
     assert_eq!(r.status, 401);
 
     let r = api
-        .json("PUT", "/api/user", Some(&token), json!({"user": {"bio": evil("bio"), "image": evil("img")}}))
+        .json(
+            "PUT",
+            "/api/user",
+            Some(&token),
+            json!({"user": {"bio": evil("bio"), "image": evil("img")}}),
+        )
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["user"]["bio"], evil("bio").as_str());
@@ -305,7 +374,9 @@ async fn sql_metacharacters_are_stored_verbatim_in_every_field() {
         "title": evil("title"), "description": evil("description"), "body": evil("body"),
         "tagList": [evil("tag")],
     }});
-    let r = api.json("POST", "/api/articles", Some(&token), article).await;
+    let r = api
+        .json("POST", "/api/articles", Some(&token), article)
+        .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let a = &r.body["article"];
     assert_eq!(a["title"], evil("title").as_str());
@@ -317,23 +388,62 @@ async fn sql_metacharacters_are_stored_verbatim_in_every_field() {
     assert_eq!(slug, "title-drop-table-users-or-1-1");
 
     let r = api
-        .json("POST", &format!("/api/articles/{slug}/comments"), Some(&token), json!({"comment": {"body": evil("comment")}}))
+        .json(
+            "POST",
+            &format!("/api/articles/{slug}/comments"),
+            Some(&token),
+            json!({"comment": {"body": evil("comment")}}),
+        )
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.body["comment"]["body"], evil("comment").as_str());
 
     let enc = |s: &str| {
         s.bytes()
-            .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+            .map(|b| {
+                if b.is_ascii_alphanumeric() {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
             .collect::<String>()
     };
-    let r = api.json("GET", &format!("/api/articles?author={}", enc(&username)), None, json!(null)).await;
+    let r = api
+        .json(
+            "GET",
+            &format!("/api/articles?author={}", enc(&username)),
+            None,
+            json!(null),
+        )
+        .await;
     assert_eq!(r.body["articlesCount"], 1, "{}", r.body);
-    let r = api.json("GET", &format!("/api/articles?tag={}", enc(&evil("tag"))), None, json!(null)).await;
+    let r = api
+        .json(
+            "GET",
+            &format!("/api/articles?tag={}", enc(&evil("tag"))),
+            None,
+            json!(null),
+        )
+        .await;
     assert_eq!(r.body["articlesCount"], 1, "{}", r.body);
-    let r = api.json("GET", &format!("/api/articles?author={}", enc("x' OR '1'='1")), None, json!(null)).await;
+    let r = api
+        .json(
+            "GET",
+            &format!("/api/articles?author={}", enc("x' OR '1'='1")),
+            None,
+            json!(null),
+        )
+        .await;
     assert_eq!(r.body["articlesCount"], 0, "{}", r.body);
-    let r = api.json("GET", &format!("/api/profiles/{}", enc(&username)), None, json!(null)).await;
+    let r = api
+        .json(
+            "GET",
+            &format!("/api/profiles/{}", enc(&username)),
+            None,
+            json!(null),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["profile"]["bio"], evil("bio").as_str());
     let r = api.json("GET", "/api/tags", None, json!(null)).await;
@@ -355,24 +465,53 @@ async fn a_colliding_slug_is_422_and_writes_nothing() {
     assert_eq!(r.status, 422);
     assert_eq!(errors(&r), &json!({"slug": ["has already been taken"]}));
     let r = api
-        .json("PUT", "/api/articles/other", Some(&token), json!({"article": {"title": "Same title", "body": "new"}}))
+        .json(
+            "PUT",
+            "/api/articles/other",
+            Some(&token),
+            json!({"article": {"title": "Same title", "body": "new"}}),
+        )
         .await;
     assert_eq!(r.status, 422);
     assert_eq!(errors(&r), &json!({"slug": ["has already been taken"]}));
     let r = api.create_article(&token, "?!").await;
-    assert_eq!(errors(&r), &json!({"title": ["must contain a letter or a digit"]}));
+    assert_eq!(
+        errors(&r),
+        &json!({"title": ["must contain a letter or a digit"]})
+    );
     let r = api
-        .json("POST", "/api/users", None, json!({"user": {"username": "author", "email": "x@example.com", "password": "p"}}))
+        .json(
+            "POST",
+            "/api/users",
+            None,
+            json!({"user": {"username": "author", "email": "x@example.com", "password": "p"}}),
+        )
         .await;
-    assert_eq!((r.status, errors(&r)), (422, &json!({"username": ["has already been taken"]})));
+    assert_eq!(
+        (r.status, errors(&r)),
+        (422, &json!({"username": ["has already been taken"]}))
+    );
     let r = api
-        .json("POST", "/api/users", None, json!({"user": {"username": "x", "email": "author@example.com", "password": "p"}}))
+        .json(
+            "POST",
+            "/api/users",
+            None,
+            json!({"user": {"username": "x", "email": "author@example.com", "password": "p"}}),
+        )
         .await;
-    assert_eq!((r.status, errors(&r)), (422, &json!({"email": ["has already been taken"]})));
+    assert_eq!(
+        (r.status, errors(&r)),
+        (422, &json!({"email": ["has already been taken"]}))
+    );
     assert_eq!(api.snapshot().await, before);
 
     let r = api
-        .json("PUT", "/api/articles/other", Some(&token), json!({"article": {"title": "Other", "body": "kept slug"}}))
+        .json(
+            "PUT",
+            "/api/articles/other",
+            Some(&token),
+            json!({"article": {"title": "Other", "body": "kept slug"}}),
+        )
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["article"]["slug"], "other");
@@ -386,31 +525,74 @@ async fn others_get_403_unknown_things_404_and_nothing_changes() {
     let r = api.create_article(&owner, "Mine").await;
     assert_eq!(r.status, 201);
     let r = api
-        .json("POST", "/api/articles/mine/comments", Some(&owner), json!({"comment": {"body": "first"}}))
+        .json(
+            "POST",
+            "/api/articles/mine/comments",
+            Some(&owner),
+            json!({"comment": {"body": "first"}}),
+        )
         .await;
     let comment = r.body["comment"]["id"].as_i64().unwrap();
     let before = api.snapshot().await;
 
-    let r = api.json("DELETE", "/api/articles/mine", Some(&other), json!(null)).await;
-    assert_eq!((r.status, errors(&r)), (403, &json!({"article": ["is not yours"]})));
     let r = api
-        .json("PUT", "/api/articles/mine", Some(&other), json!({"article": {"body": "defaced"}}))
+        .json("DELETE", "/api/articles/mine", Some(&other), json!(null))
+        .await;
+    assert_eq!(
+        (r.status, errors(&r)),
+        (403, &json!({"article": ["is not yours"]}))
+    );
+    let r = api
+        .json(
+            "PUT",
+            "/api/articles/mine",
+            Some(&other),
+            json!({"article": {"body": "defaced"}}),
+        )
         .await;
     assert_eq!(r.status, 403);
     let r = api
-        .json("DELETE", &format!("/api/articles/mine/comments/{comment}"), Some(&other), json!(null))
+        .json(
+            "DELETE",
+            &format!("/api/articles/mine/comments/{comment}"),
+            Some(&other),
+            json!(null),
+        )
         .await;
-    assert_eq!((r.status, errors(&r)), (403, &json!({"comment": ["is not yours"]})));
-    let r = api.json("GET", "/api/articles/nope", None, json!(null)).await;
-    assert_eq!((r.status, errors(&r)), (404, &json!({"article": ["not found"]})));
-    let r = api.json("GET", "/api/profiles/nobody", None, json!(null)).await;
-    assert_eq!((r.status, errors(&r)), (404, &json!({"profile": ["not found"]})));
+    assert_eq!(
+        (r.status, errors(&r)),
+        (403, &json!({"comment": ["is not yours"]}))
+    );
     let r = api
-        .json("DELETE", "/api/articles/mine/comments/999", Some(&owner), json!(null))
+        .json("GET", "/api/articles/nope", None, json!(null))
+        .await;
+    assert_eq!(
+        (r.status, errors(&r)),
+        (404, &json!({"article": ["not found"]}))
+    );
+    let r = api
+        .json("GET", "/api/profiles/nobody", None, json!(null))
+        .await;
+    assert_eq!(
+        (r.status, errors(&r)),
+        (404, &json!({"profile": ["not found"]}))
+    );
+    let r = api
+        .json(
+            "DELETE",
+            "/api/articles/mine/comments/999",
+            Some(&owner),
+            json!(null),
+        )
         .await;
     assert_eq!(r.status, 404);
-    let r = api.json("GET", "/api/nothing-here", None, json!(null)).await;
-    assert_eq!((r.status, errors(&r)), (404, &json!({"route": ["no such route"]})));
+    let r = api
+        .json("GET", "/api/nothing-here", None, json!(null))
+        .await;
+    assert_eq!(
+        (r.status, errors(&r)),
+        (404, &json!({"route": ["no such route"]}))
+    );
     assert_eq!(api.snapshot().await, before);
 }
 
@@ -423,17 +605,40 @@ async fn feed_and_pagination_follow_the_spec() {
         let r = api.create_article(&writer, &format!("Post {i}")).await;
         assert_eq!(r.status, 201);
     }
-    let r = api.json("GET", "/api/articles/feed", Some(&reader), json!(null)).await;
+    let r = api
+        .json("GET", "/api/articles/feed", Some(&reader), json!(null))
+        .await;
     assert_eq!(r.body, json!({"articles": [], "articlesCount": 0}));
-    let r = api.json("POST", "/api/profiles/writer/follow", Some(&reader), json!(null)).await;
+    let r = api
+        .json(
+            "POST",
+            "/api/profiles/writer/follow",
+            Some(&reader),
+            json!(null),
+        )
+        .await;
     assert_eq!(r.body["profile"]["following"], true);
-    let r = api.json("GET", "/api/articles/feed?limit=2&offset=1", Some(&reader), json!(null)).await;
+    let r = api
+        .json(
+            "GET",
+            "/api/articles/feed?limit=2&offset=1",
+            Some(&reader),
+            json!(null),
+        )
+        .await;
     assert_eq!(r.body["articlesCount"], 5);
-    let slugs: Vec<&str> = r.body["articles"].as_array().unwrap().iter().map(|a| a["slug"].as_str().unwrap()).collect();
+    let slugs: Vec<&str> = r.body["articles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["slug"].as_str().unwrap())
+        .collect();
     assert_eq!(slugs, ["post-3", "post-2"]);
     assert_eq!(r.body["articles"][0]["author"]["following"], true);
     assert!(r.body["articles"][0].get("body").is_none());
-    let r = api.json("GET", "/api/articles?limit=1", None, json!(null)).await;
+    let r = api
+        .json("GET", "/api/articles?limit=1", None, json!(null))
+        .await;
     assert_eq!(r.body["articles"][0]["author"]["following"], false);
     assert_eq!(r.body["articlesCount"], 5);
 }
