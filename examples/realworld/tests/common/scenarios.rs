@@ -1,176 +1,17 @@
-//! Bad input over a socket: each request gets the spec's error body and
-//! leaves the database as it was. The app runs on 127.0.0.1:0 with a fresh
-//! SQLite file per test.
+//! The bad-input scenarios, run on SQLite (tests/sqlite.rs) and on
+//! PostgreSQL (tests/postgres.rs): each request gets the spec's error body
+//! and the database is left as it was.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
-use realworld::Config;
 use realworld::auth::{Claims, Keys};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
-const SECRET: &str = "bad-input-test-secret";
+use super::{Api, Reply, SECRET};
 
-struct Api {
-    addr: std::net::SocketAddr,
-    db: realworld::db::Db,
-    _server: webfw::Server,
-    dir: std::path::PathBuf,
-}
-
-impl Drop for Api {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-struct Reply {
-    status: u16,
-    body: Value,
-}
-
-impl Api {
-    async fn start() -> Api {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "realworld-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite:{}/conduit.db", dir.display());
-        let config = Config {
-            port: 0,
-            database_url: url.clone(),
-            jwt_secret: SECRET.to_owned(),
-            log: false,
-        };
-        let app = realworld::app(&config).await.unwrap();
-        let server = app
-            .bind(webfw::ListenOptions::port(0).host("127.0.0.1"))
-            .await
-            .unwrap();
-        let addr = server.local_addr().unwrap();
-        let db = realworld::db::connect(&url).await.unwrap();
-        Api {
-            addr,
-            db,
-            _server: server,
-            dir,
-        }
-    }
-
-    /// Sends raw body bytes; reads the whole answer (`Connection: close`).
-    async fn send(&self, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> Reply {
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
-             Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        );
-        if let Some(t) = token {
-            head.push_str(&format!("Authorization: {t}\r\n"));
-        }
-        head.push_str("\r\n");
-        let mut stream = TcpStream::connect(self.addr).await.unwrap();
-        stream.write_all(head.as_bytes()).await.unwrap();
-        // The server may answer (413) and close before reading all of a
-        // large body: a failed write is then expected.
-        let _ = stream.write_all(body).await;
-        let mut raw = Vec::new();
-        let _ = stream.read_to_end(&mut raw).await;
-        let text = String::from_utf8_lossy(&raw);
-        let status = text[9..12].parse().unwrap();
-        let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-        let body = if head
-            .to_ascii_lowercase()
-            .contains("transfer-encoding: chunked")
-        {
-            dechunk(rest)
-        } else {
-            rest.to_owned()
-        };
-        Reply {
-            status,
-            body: serde_json::from_str(&body).unwrap_or(Value::Null),
-        }
-    }
-
-    /// Sends `body` as JSON; `null` sends no body.
-    async fn json(&self, method: &str, path: &str, token: Option<&str>, body: Value) -> Reply {
-        let bytes = if body.is_null() {
-            Vec::new()
-        } else {
-            body.to_string().into_bytes()
-        };
-        self.send(method, path, token, &bytes).await
-    }
-
-    /// Registers a user; returns `Token <jwt>`.
-    async fn register(&self, username: &str, email: &str, password: &str) -> String {
-        let r = self
-            .json(
-                "POST",
-                "/api/users",
-                None,
-                json!({"user": {"username": username, "email": email, "password": password}}),
-            )
-            .await;
-        assert_eq!(r.status, 201, "{}", r.body);
-        format!("Token {}", r.body["user"]["token"].as_str().unwrap())
-    }
-
-    async fn create_article(&self, token: &str, title: &str) -> Reply {
-        self.json(
-            "POST",
-            "/api/articles",
-            Some(token),
-            json!({"article": {"title": title, "description": "d", "body": "b", "tagList": ["t"]}}),
-        )
-        .await
-    }
-
-    /// Every row of every table, as text: equal snapshots, unchanged data.
-    async fn snapshot(&self) -> Vec<String> {
-        let queries = [
-            "SELECT id || '|' || email || '|' || username || '|' || password_hash || '|' || \
-             COALESCE(bio, '-') || '|' || COALESCE(image, '-') FROM users ORDER BY id",
-            "SELECT id || '|' || slug || '|' || title || '|' || description || '|' || body || \
-             '|' || tag_list || '|' || updated_at FROM articles ORDER BY id",
-            "SELECT article_id || '|' || tag FROM article_tags ORDER BY article_id, tag",
-            "SELECT id || '|' || body FROM comments ORDER BY id",
-            "SELECT user_id || '|' || article_id FROM favorites ORDER BY user_id, article_id",
-            "SELECT follower_id || '|' || followee_id FROM follows ORDER BY 1",
-        ];
-        let mut rows = Vec::new();
-        for q in queries {
-            let part: Vec<String> = sqlx::query_scalar(q).fetch_all(&self.db).await.unwrap();
-            rows.push(part.join("\n"));
-        }
-        rows
-    }
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = &rest[n + 2..];
-    }
-    out
-}
-
-fn errors(r: &Reply) -> &Value {
+pub fn errors(r: &Reply) -> &Value {
     &r.body["errors"]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn malformed_json_and_missing_fields_are_422_and_write_nothing() {
-    let api = Api::start().await;
+pub async fn malformed_json_and_missing_fields_are_422_and_write_nothing(api: &Api) {
     let before = api.snapshot().await;
 
     let r = api.send("POST", "/api/users", None, br#"{"user": {"#).await;
@@ -254,9 +95,7 @@ async fn malformed_json_and_missing_fields_are_422_and_write_nothing() {
     assert_eq!(api.snapshot().await, before);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_ten_megabyte_body_is_413_and_writes_nothing() {
-    let api = Api::start().await;
+pub async fn a_ten_megabyte_body_is_413_and_writes_nothing(api: &Api) {
     let token = api.register("big", "big@example.com", "secret").await;
     let before = api.snapshot().await;
     let huge = "x".repeat(10 * 1024 * 1024);
@@ -267,9 +106,7 @@ async fn a_ten_megabyte_body_is_413_and_writes_nothing() {
     assert_eq!(api.snapshot().await, before);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn invalid_and_expired_tokens_are_401_and_write_nothing() {
-    let api = Api::start().await;
+pub async fn invalid_and_expired_tokens_are_401_and_write_nothing(api: &Api) {
     let token = api.register("holder", "holder@example.com", "secret").await;
     let jwt = token.strip_prefix("Token ").unwrap();
     let before = api.snapshot().await;
@@ -329,9 +166,7 @@ async fn invalid_and_expired_tokens_are_401_and_write_nothing() {
     assert_eq!(r.body["user"]["username"], "holder");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sql_metacharacters_are_stored_verbatim_in_every_field() {
-    let api = Api::start().await;
+pub async fn sql_metacharacters_are_stored_verbatim_in_every_field(api: &Api) {
     let evil = |tag: &str| format!("{tag}'; DROP TABLE users; -- \" \\ % _ ` ) OR 1=1 /*");
     let username = evil("name");
     let email = evil("mail");
@@ -450,9 +285,7 @@ async fn sql_metacharacters_are_stored_verbatim_in_every_field() {
     assert_eq!(r.body["tags"], json!([evil("tag")]));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_colliding_slug_is_422_and_writes_nothing() {
-    let api = Api::start().await;
+pub async fn a_colliding_slug_is_422_and_writes_nothing(api: &Api) {
     let token = api.register("author", "author@example.com", "secret").await;
     let r = api.create_article(&token, "Same Title").await;
     assert_eq!(r.status, 201);
@@ -517,9 +350,7 @@ async fn a_colliding_slug_is_422_and_writes_nothing() {
     assert_eq!(r.body["article"]["slug"], "other");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn others_get_403_unknown_things_404_and_nothing_changes() {
-    let api = Api::start().await;
+pub async fn others_get_403_unknown_things_404_and_nothing_changes(api: &Api) {
     let owner = api.register("owner", "owner@example.com", "secret").await;
     let other = api.register("other", "other@example.com", "secret").await;
     let r = api.create_article(&owner, "Mine").await;
@@ -596,9 +427,7 @@ async fn others_get_403_unknown_things_404_and_nothing_changes() {
     assert_eq!(api.snapshot().await, before);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn feed_and_pagination_follow_the_spec() {
-    let api = Api::start().await;
+pub async fn feed_and_pagination_follow_the_spec(api: &Api) {
     let reader = api.register("reader", "reader@example.com", "secret").await;
     let writer = api.register("writer", "writer@example.com", "secret").await;
     for i in 0..5 {
