@@ -17,6 +17,22 @@
 mod body;
 #[path = "conformance/cookies.rs"]
 mod cookies;
+#[path = "conformance/eco_cors.rs"]
+mod eco_cors;
+#[path = "conformance/eco_csession.rs"]
+mod eco_csession;
+#[path = "conformance/eco_favicon.rs"]
+mod eco_favicon;
+#[path = "conformance/eco_helmet.rs"]
+mod eco_helmet;
+#[path = "conformance/eco_override.rs"]
+mod eco_override;
+#[path = "conformance/eco_ratelimit.rs"]
+mod eco_ratelimit;
+#[path = "conformance/eco_response_time.rs"]
+mod eco_response_time;
+#[path = "conformance/eco_vhost.rs"]
+mod eco_vhost;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]
@@ -88,6 +104,14 @@ fn main() -> std::io::Result<()> {
     params(&mut app);
     etag(&mut app);
     render::routes(&mut app, &cfg.fixtures);
+    eco_csession::routes(&mut app);
+    eco_ratelimit::routes(&mut app);
+    eco_cors::routes(&mut app);
+    eco_helmet::routes(&mut app);
+    eco_vhost::routes(&mut app);
+    eco_favicon::routes(&mut app, &cfg.fixtures);
+    eco_response_time::routes(&mut app);
+    eco_override::routes(&mut app);
 
     let opts = ListenOptions::port(cfg.port).host("127.0.0.1");
     app.listen_with(opts, |addr| {

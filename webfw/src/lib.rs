@@ -3,19 +3,33 @@
 pub mod app;
 pub mod body;
 mod cookie_parser;
+#[cfg(feature = "cookie-session")]
+pub mod cookie_session;
+#[cfg(feature = "cors")]
+pub mod cors;
 mod deprecate;
 mod error;
 pub mod files;
 mod final_handler;
 mod handler;
+#[cfg(feature = "helmet")]
+pub mod helmet;
 pub mod http;
 mod inline_option;
 pub mod logger;
 mod macros;
+#[cfg(feature = "method-override")]
+mod method_override;
+#[cfg(feature = "rate-limit")]
+pub mod rate_limit;
 mod request;
 mod response;
+#[cfg(feature = "response-time")]
+pub mod response_time;
 mod router;
 mod routes;
+#[cfg(feature = "serve-favicon")]
+pub mod serve_favicon;
 mod server;
 pub mod session;
 #[cfg(feature = "tower")]
@@ -26,6 +40,8 @@ pub mod tower;
 mod trace;
 mod typed;
 pub mod upgrade;
+#[cfg(feature = "vhost")]
+pub mod vhost;
 pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
@@ -33,24 +49,36 @@ pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
+#[cfg(feature = "cookie-session")]
+pub use cookie_session::cookie_session;
+#[cfg(feature = "cors")]
+pub use cors::cors;
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
+#[doc(hidden)]
+pub use handler::__async_handler;
 pub use handler::{
-    AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, BoxFuture, ErrorHandler, Flow, Handler,
-    HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler, Result,
-    async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers, next,
-    next_route, next_router, param_fn,
+    AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, AsyncStateFn, BoxFuture, ErrorHandler, Flow,
+    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler,
+    Result, async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers,
+    next, next_route, next_router, param_fn, with_state, with_state_async,
 };
+#[cfg(feature = "helmet")]
+pub use helmet::helmet;
 pub use logger::{logger, logger_token};
 pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
     routes,
 };
+#[cfg(feature = "method-override")]
+pub use method_override::{MethodGetter, MethodOverride, method_override};
 /// The minijinja version [`view::MiniJinja`] is built on, for the
 /// `Environment` given to [`view::MiniJinja::from_env`] without a version
 /// pinned by hand. Needs the `minijinja` feature (on by default).
 #[cfg(feature = "minijinja")]
 pub use minijinja;
+#[cfg(feature = "rate-limit")]
+pub use rate_limit::rate_limit;
 /// The redis version [`session::RedisStore`] is built on, for a client the
 /// app shares with its sessions without a version pinned by hand. Needs the
 /// `redis` feature.
@@ -61,10 +89,14 @@ pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
     SendBody,
 };
+#[cfg(feature = "response-time")]
+pub use response_time::response_time;
 pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
+#[cfg(feature = "serve-favicon")]
+pub use serve_favicon::favicon;
 #[cfg(feature = "tls")]
 pub use server::TlsConfig;
 pub use server::dispatch::ResponseBody;
@@ -79,6 +111,8 @@ pub use session::session;
 pub use tokio_rustls::rustls;
 #[cfg(feature = "tower")]
 pub use tower::tower;
+#[cfg(feature = "vhost")]
+pub use vhost::vhost;
 
 /// `express()`: a new application.
 ///

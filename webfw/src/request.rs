@@ -21,10 +21,16 @@ use crate::inline_option::InlineOption;
 use crate::router::RouteInfo;
 
 mod accepts;
+#[cfg(feature = "cookie-session")]
+mod cookie_session;
 mod cookies;
 mod param;
 mod params;
+#[cfg(feature = "rate-limit")]
+mod rate_limit;
+mod rewrite;
 mod session;
+mod state;
 mod upgrade;
 mod url;
 
@@ -78,6 +84,9 @@ pub struct Request {
     absolute_target: Option<String>,
     /// `req.url`, `req.path` and `req.baseUrl`.
     url: Url,
+    /// Bumped whenever a handler rewrites `req.url` or `req.method`, so the
+    /// router matches the layers after it against the new values.
+    rewrites: u32,
     pub(crate) params: Params,
     query: OnceLock<Value>,
     remote: SocketAddr,
@@ -133,6 +142,7 @@ impl Request {
             // Located in place below: built here, the whole request was
             // assembled on the stack and copied into the slot.
             url: Url::new(),
+            rewrites: 0,
             params: Params::default(),
             query: OnceLock::new(),
             remote,
@@ -312,6 +322,7 @@ impl Request {
     pub fn set_url(&mut self, url: impl Into<String>) {
         let original = original_url(&self.absolute_target, &self.uri);
         self.url.set(url.into(), original);
+        self.rewrites = self.rewrites.wrapping_add(1);
     }
 
     /// Sets `req.params`, keeping the buffers of the ones replaced.
@@ -320,10 +331,10 @@ impl Request {
         self.params = params;
     }
 
-    /// Changes whenever a handler rewrites `req.url`.
+    /// Changes whenever a handler rewrites `req.url` or `req.method`.
     #[inline(always)]
-    pub(crate) fn url_version(&self) -> u32 {
-        self.url.version()
+    pub(crate) fn rewrites(&self) -> u32 {
+        self.rewrites
     }
 
     /// Enters a mount (see [`Url::enter_mount`]).
@@ -402,7 +413,9 @@ impl Request {
     }
 
     /// `req.query`, parsed on first use by the outermost app's `query parser`
-    /// (`extended` by default; `{}` when disabled).
+    /// (`extended` by default; `{}` when disabled), from the query of
+    /// `req.originalUrl`: Express parses it before any middleware runs, so a
+    /// rewritten `req.url` does not change it.
     ///
     /// ```
     /// let req = webfw::Request::for_test(http::Method::GET, "/?a[b]=1&a[c]=2");
@@ -410,7 +423,7 @@ impl Request {
     /// ```
     pub fn query(&self) -> &Value {
         self.query.get_or_init(|| {
-            let url = self.url();
+            let url = self.original_url();
             let raw = url.split_once('?').map(|(_, q)| q);
             self.top.settings().query_parser.parse(raw)
         })

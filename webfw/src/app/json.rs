@@ -49,6 +49,20 @@ pub(crate) fn stringify<T: Serialize + ?Sized>(
     Ok(Some(out))
 }
 
+/// `JSON.stringify(value)` with no settings: compact, numbers as
+/// JavaScript prints them (the cookie sessions' encoding).
+#[cfg(feature = "cookie-session")]
+pub(crate) fn to_js_string(value: &Value) -> String {
+    let mut buf = Vec::with_capacity(64);
+    let mut ser = serde_json::Serializer::with_formatter(
+        &mut buf,
+        JsNumbers(serde_json::ser::CompactFormatter),
+    );
+    // Writing a `Value` to memory cannot fail.
+    let _ = value.serialize(&mut ser);
+    String::from_utf8(buf).unwrap_or_default()
+}
+
 /// Applies a replacer depth-first, as `JSON.stringify` does: the holder's key
 /// first, then the members of whatever the replacer returned.
 fn replace(key: &str, value: Value, f: &ReplacerFn) -> Option<Value> {

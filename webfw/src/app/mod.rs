@@ -18,6 +18,7 @@
 
 pub(crate) mod json;
 mod settings;
+mod state;
 pub(crate) mod views;
 
 use std::sync::Arc;
@@ -36,6 +37,7 @@ pub(crate) use settings::Settings;
 pub use settings::{
     Compiled, EtagFn, EtagMode, JsonSpaces, QueryFn, QueryParser, ReplacerFn, Setting,
 };
+pub(crate) use state::StateMap;
 
 /// The environment variable that sets the `env` setting (`NODE_ENV` is read
 /// when it is unset, so apps behave like Express under the same environment).
@@ -68,6 +70,7 @@ pub struct App {
     mountpath_is_list: bool,
     mount_hooks: Vec<MountHook>,
     engines: crate::view::Engines,
+    state: state::StateMap,
 }
 
 impl Default for App {
@@ -112,6 +115,7 @@ impl App {
             mountpath_is_list: false,
             mount_hooks: Vec::new(),
             engines: Default::default(),
+            state: Default::default(),
         }
     }
 
@@ -373,13 +377,45 @@ impl App {
     /// let frozen = webfw::app().freeze_root();
     /// assert_eq!(frozen.path(), "");
     /// ```
+    ///
+    /// # Panics
+    /// When a handler taken through [`with_state`](crate::with_state) needs
+    /// a value no app provides, with a message naming its type;
+    /// [`App::try_freeze_root`] returns it instead (`bind` and `listen`
+    /// fail with it).
     pub fn freeze_root(self) -> AppRef {
+        match self.try_freeze_root() {
+            Ok(app) => app,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Freezes a top-level app for serving; an error when a handler taken
+    /// through [`with_state`](crate::with_state) needs a value no app
+    /// provides.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// struct Pool;
+    /// let mut app = webfw::app();
+    /// app.get("/", webfw::with_state(|_req, res, _pool: &Pool| res.send("ok")));
+    /// let err = app.try_freeze_root().unwrap_err();
+    /// assert!(err.to_string().contains("Pool"));
+    /// ```
+    pub fn try_freeze_root(self) -> Result<AppRef, Error> {
         let ctx = Parent {
             settings: self.settings.resolve(None),
             path: String::new(),
             engines: self.engines.clone(),
+            state: self.state.clone(),
+            missing: state::Missing::default(),
         };
-        self.freeze_with(ctx)
+        let missing = ctx.missing.clone();
+        let app = self.freeze_with(ctx);
+        match missing.message() {
+            None => Ok(app),
+            Some(m) => Err(Error::new(m)),
+        }
     }
 
     /// Freezes a mounted sub-app under its parent.
@@ -390,6 +426,8 @@ impl App {
             settings: self.settings.resolve(Some(&parent.settings)),
             path,
             engines: self.engines.over(&parent.engines),
+            state: self.state.over(&parent.state),
+            missing: parent.missing.clone(),
         };
         self.freeze_with(ctx)
     }
@@ -410,6 +448,7 @@ impl App {
             mountpath,
             path: ctx.path,
             views: crate::view::Views::new(ctx.engines),
+            state: ctx.state,
         }))
     }
 }
@@ -419,6 +458,17 @@ pub(crate) struct Parent {
     settings: Settings,
     path: String,
     engines: crate::view::Engines,
+    /// The app's values over its parents'.
+    pub(crate) state: state::StateMap,
+    /// Where handlers record the values they need and do not find.
+    pub(crate) missing: state::Missing,
+}
+
+impl Parent {
+    /// The app's full mount path (`""` for the top app).
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
 }
 
 pub(crate) struct AppInner {
@@ -429,6 +479,7 @@ pub(crate) struct AppInner {
     mountpath: Value,
     path: String,
     views: crate::view::Views,
+    state: state::StateMap,
 }
 
 /// A running application (`req.app`): settings, locals, mount information.

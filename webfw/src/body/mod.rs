@@ -26,7 +26,7 @@ mod charset_tables;
 mod errors;
 mod json;
 mod json_syntax;
-mod json_value;
+pub(crate) mod json_value;
 mod limit;
 pub(crate) mod options;
 mod raw;

@@ -27,6 +27,7 @@
 mod closures;
 mod middleware;
 mod param;
+mod state;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -38,10 +39,12 @@ use crate::request::Request;
 use crate::response::Response;
 use crate::router::Middleware;
 
-pub use closures::{async_handler_fn, error_handler_fn, handler_fn, param_fn};
+pub use closures::{__async_handler, async_handler_fn, error_handler_fn, handler_fn, param_fn};
 pub(crate) use middleware::sealed;
 pub use middleware::{AsyncErrorHandlerFn, AsyncHandlerFn, IntoMiddleware, IntoMiddlewares};
 pub use param::{AsyncParamFn, IntoParamHandler};
+pub(crate) use state::Unbound;
+pub use state::{AsyncStateFn, with_state, with_state_async};
 
 /// What a handler tells the router to do next.
 ///

@@ -15,6 +15,8 @@ pub mod encodeurl;
 pub mod escape_html;
 pub mod etag;
 pub mod fresh;
+#[cfg(feature = "cookie-session")]
+pub mod keygrip;
 pub mod mime;
 pub mod negotiate;
 pub mod proxy_addr;

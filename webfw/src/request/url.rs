@@ -141,12 +141,6 @@ impl Url {
         self.find_path(original);
     }
 
-    /// Changes on every rewrite of `req.url`.
-    #[inline(always)]
-    pub(crate) fn version(&self) -> u32 {
-        self.current.version
-    }
-
     /// Appends the first `removed_len` bytes of `req.path` (a matched mount
     /// path) to `req.baseUrl`, less a trailing `/`; returns whether it had one.
     fn append_base_url(&mut self, original: &str, removed_len: usize) -> bool {

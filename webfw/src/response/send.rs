@@ -361,13 +361,26 @@ impl Response {
             self.finished = true;
             return Ok(Flow::Done);
         }
-        let body = if data.is_empty() || *self.method() == http::Method::HEAD {
+        let body = if *self.method() == http::Method::HEAD {
             HeadBody::Empty
-        } else {
+        } else if !data.is_empty() || self.zero_length_set() {
             HeadBody::Full(data)
+        } else {
+            HeadBody::Empty
         };
         self.commit(body)?;
         Ok(Flow::Done)
+    }
+
+    /// Whether a handler set `Content-Length: 0` itself. hyper drops that
+    /// header when the body is absent (and writes none for 204 and 304),
+    /// where Node sends it as set (cors's 204 preflight answer): an
+    /// empty body of known length keeps it.
+    fn zero_length_set(&self) -> bool {
+        self.headers
+            .as_ref()
+            .and_then(|h| h.get(CONTENT_LENGTH))
+            .is_some_and(|v| v.as_bytes() == b"0")
     }
 
     /// `res.write(chunk)`: sends the head (chunked, unless a Content-Length was

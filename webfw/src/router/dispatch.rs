@@ -10,7 +10,7 @@ use http::Method;
 use super::flow::{self, Meaning, Run, Step, Within, call_guarded};
 use super::index::Fact;
 use super::layer::{Layer, LayerKind, Matched, mount_edge};
-use super::route::lower_method;
+use super::route::{lower_method, route_method};
 use super::{Frozen, Params};
 use crate::error::Error;
 use crate::handler::BoxFuture;
@@ -67,7 +67,7 @@ struct Walk {
     /// set up and drop one empty field.
     rare: InlineOption<Box<Rare>>,
     layer_error: Option<Error>,
-    /// `req.url_version()` when the candidates were found.
+    /// `req.rewrites()` when the candidates were found and the method read.
     version: u32,
     /// The first layer the candidates were looked up from.
     cands_from: usize,
@@ -113,6 +113,16 @@ struct Rare {
 }
 
 impl Walk {
+    /// Takes up a rewritten `req.method`. Whether the router answers
+    /// OPTIONS stays as it was on entry, as Express decides it there.
+    #[cold]
+    fn reread_method(&mut self, method: &Method) {
+        // Express lower-cases a method it compares with a route's, so a
+        // method assigned in any case finds the standard one's bit.
+        (self.method, self.method_bit) = route_method(method.as_str().to_ascii_lowercase());
+        self.is_head = *method == Method::HEAD;
+    }
+
     fn rare(&mut self) -> &mut Rare {
         self.rare.get_or_insert_default()
     }
@@ -163,7 +173,7 @@ impl Frozen {
             is_head: *req.method() == Method::HEAD,
             rare: InlineOption::none(),
             layer_error: None,
-            version: req.url_version(),
+            version: req.rewrites(),
             cands_from: 0,
             ci: 0,
             last: 0,
@@ -217,12 +227,14 @@ impl Frozen {
         }
         let mut cands = None;
         loop {
-            if req.url_version() != walk.version {
-                // A handler rewrote req.url: later layers match the new path.
-                walk.version = req.url_version();
+            if req.rewrites() != walk.version {
+                // A handler rewrote req.url or req.method: later layers
+                // match the new values (Express reads both per layer).
+                walk.version = req.rewrites();
                 walk.cands_from = walk.last + 1;
                 walk.ci = 0;
                 cands = None;
+                walk.reread_method(req.method());
             }
             let (list, prefixed) =
                 *cands.get_or_insert_with(|| self.index.candidates(req.path(), walk.cands_from));
@@ -268,7 +280,9 @@ impl Frozen {
                     continue;
                 }
                 let handles = route.handles_method(&walk.method, walk.method_bit);
-                if !handles && walk.is_options {
+                // The methods are collected while the method is OPTIONS
+                // (Express compares it per layer).
+                if !handles && walk.is_options && *req.method() == Method::OPTIONS {
                     for m in route.options_methods() {
                         let allow = &mut walk.rare().allow;
                         if !allow.contains(&m) {

@@ -167,7 +167,7 @@ fn runs(entry: &Entry, failing: bool) -> bool {
     match entry {
         Entry::Error(_) => failing,
         // Registered but not frozen: nothing to run (freezing replaces them).
-        Entry::App(_) | Entry::Router(_) => false,
+        Entry::App(_) | Entry::Router(_) | Entry::Unbound(_) => false,
         _ => !failing,
     }
 }
@@ -248,7 +248,7 @@ pub(crate) async fn call(
         }
         Entry::Frozen(r) => r.handle(req, res).await.into_result(),
         Entry::Mounted(app) => app.handle_mounted(req, res).await.into_result(),
-        Entry::App(_) | Entry::Router(_) => Ok(Flow::Next),
+        Entry::App(_) | Entry::Router(_) | Entry::Unbound(_) => Ok(Flow::Next),
     };
     run.after(r, kind.within())
 }

@@ -41,6 +41,9 @@ pub(crate) enum Entry {
     App(Box<crate::app::App>),
     /// A mounted sub-application once the app tree is frozen for serving.
     Mounted(crate::app::AppRef),
+    /// A handler taking a value of the app's state, as registered: the
+    /// freeze binds it and puts the handler in its place.
+    Unbound(Box<dyn crate::handler::Unbound>),
 }
 
 impl Middleware {
@@ -63,7 +66,7 @@ impl Middleware {
 impl std::fmt::Debug for Middleware {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self.0 {
-            Entry::Handler(_) | Entry::Sync(_) => "Middleware::Handler",
+            Entry::Handler(_) | Entry::Sync(_) | Entry::Unbound(_) => "Middleware::Handler",
             Entry::Error(_) => "Middleware::Error",
             Entry::Router(_) | Entry::Frozen(_) => "Middleware::Router",
             Entry::App(_) | Entry::Mounted(_) => "Middleware::App",
@@ -263,6 +266,18 @@ impl Middleware {
             Entry::App(app) => {
                 let app = std::mem::take(&mut **app);
                 self.0 = Entry::Mounted(app.freeze_under(parent));
+            }
+            Entry::Unbound(_) => {
+                // Left inert (an unfrozen router runs nothing) when the
+                // value is missing: the freeze fails with the name.
+                let inert = Entry::Router(Box::default());
+                let Entry::Unbound(unbound) = std::mem::replace(&mut self.0, inert) else {
+                    return;
+                };
+                match unbound.bind(&parent.state) {
+                    Ok(entry) => self.0 = entry,
+                    Err(type_name) => parent.missing.add(type_name, parent.path()),
+                }
             }
             _ => {}
         }

@@ -73,7 +73,7 @@ const HEAD_BIT: u16 = 1 << 4;
 
 /// A method name as a route stores it (the shared name when it is
 /// standard), and its bit as [`lower_method`] gives it.
-fn route_method(lower: String) -> (Cow<'static, str>, u16) {
+pub(crate) fn route_method(lower: String) -> (Cow<'static, str>, u16) {
     match STANDARD.iter().position(|m| **m == lower) {
         Some(i) => (Cow::Borrowed(STANDARD[i]), 1 << i),
         None => (Cow::Owned(lower), 0),

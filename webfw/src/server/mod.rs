@@ -227,7 +227,10 @@ impl App {
     /// ```
     pub async fn bind(self, opts: impl Into<ListenOptions>) -> io::Result<Server> {
         let opts = opts.into();
-        let app = self.freeze_root();
+        // A handler's missing state value fails the start, before the socket opens.
+        let app = self
+            .try_freeze_root()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         let (tx, rx) = watch::channel(false);
         let (addr, done) = match opts.open()? {
             listen::Bound::Tcp(listener) => (
