@@ -3,14 +3,13 @@
 //!
 //! Express's shape: one file of routes per resource, written with the
 //! route macros and mounted under `/api`; middleware for logging, CORS, the
-//! shared state, the JSON body and authentication; one error handler that
-//! answers the spec's `{"errors": {…}}` bodies.
+//! JSON body and authentication; the pool as the app's typed state; one
+//! error handler that answers the spec's `{"errors": {…}}` bodies.
 
 pub mod articles;
 pub mod auth;
 pub mod comments;
 pub mod config;
-pub mod cors;
 pub mod db;
 pub mod errors;
 pub mod profiles;
@@ -55,8 +54,9 @@ pub async fn app(config: &Config) -> std::result::Result<App, sqlx::Error> {
     if config.log {
         app.use_(webfw::logger("dev", ()));
     }
-    app.mount(routes![cors::cors]);
-    app.use_(state::provide(shared));
+    // Any origin: the API authenticates with a header, never a cookie.
+    app.use_(webfw::cors(()));
+    app.state(shared);
     app.use_(webfw::json(JsonOptions::new().limit(BODY_LIMIT)));
     app.mount_at("/api", routes![auth::authenticate]);
     app.mount_at("/api", users::routes());

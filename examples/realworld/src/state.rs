@@ -1,9 +1,5 @@
-//! What every handler shares: the database pool and the token key.
-//!
-//! webfw's typed application state is not on main yet, so [`provide`] is a
-//! middleware that puts a [`Ctx`] in each request's extensions and [`ctx`]
-//! reads it back; moving to `app.state(ctx)` / `req.state::<Ctx>()` changes
-//! only these two functions.
+//! What every handler shares: the database pool and the token key, the
+//! app's typed state (`app.state(ctx)` in `lib.rs`).
 
 use std::sync::Arc;
 
@@ -21,18 +17,8 @@ pub struct Ctx {
     pub keys: Arc<Keys>,
 }
 
-/// A middleware that hands `ctx` to every request.
-pub fn provide(ctx: Ctx) -> impl Fn(&mut Request, &mut Response) -> Result + Send + Sync + 'static {
-    move |req: &mut Request, _res: &mut Response| {
-        req.extensions_mut().insert(ctx.clone());
-        next()
-    }
-}
-
-/// The shared state of this request.
+/// The shared state of this request's app, owned so a handler can hold it
+/// across `.await`s while it reads the request.
 pub fn ctx(req: &Request) -> std::result::Result<Ctx, Error> {
-    req.extensions()
-        .get::<Ctx>()
-        .cloned()
-        .ok_or_else(|| Error::status_message(500, "state::provide is not mounted"))
+    req.state::<Ctx>().cloned()
 }
