@@ -6,6 +6,8 @@
 //! and `base64` crates: one algorithm, fixed by the server, so a JWT crate's
 //! algorithm negotiation would only add surface.
 
+use std::sync::LazyLock;
+
 use argon2::Argon2;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -161,14 +163,26 @@ pub async fn hash_password(password: String) -> std::result::Result<String, Erro
     .ok_or_else(|| Error::status_message(500, "password hashing failed").with_expose(false))
 }
 
-/// Whether `password` matches the stored `hash`.
-pub async fn verify_password(password: String, hash: String) -> bool {
+/// Whether `password` matches the stored `hash`. Without a hash (no such
+/// user) a made-up one is checked all the same, so the answer takes as long
+/// and a login does not tell which emails are registered.
+pub async fn verify_password(password: String, hash: Option<String>) -> bool {
+    static DECOY: LazyLock<String> = LazyLock::new(|| {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(b"decoy", &salt)
+            .map(|h| h.to_string())
+            .unwrap_or_default()
+    });
     tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash).is_ok_and(|h| {
+        let known = hash.is_some();
+        let hash = hash.unwrap_or_else(|| DECOY.clone());
+        let ok = PasswordHash::new(&hash).is_ok_and(|h| {
             Argon2::default()
                 .verify_password(password.as_bytes(), &h)
                 .is_ok()
-        })
+        });
+        known && ok
     })
     .await
     .unwrap_or(false)

@@ -114,13 +114,14 @@ async fn login(req: &mut Request, res: &mut Response) -> Result {
         .fetch_optional(&cx.db)
         .await
         .map_err(db)?;
-    let rejected = || Error::status_message(401, "is invalid").with_code("email or password");
-    let row = row.ok_or_else(rejected)?;
-    let hash: String = row.try_get("password_hash").map_err(db)?;
-    if !verify_password(password, hash).await {
-        return Err(rejected());
+    let hash = match &row {
+        Some(r) => Some(r.try_get::<String, _>("password_hash").map_err(db)?),
+        None => None,
+    };
+    match row {
+        Some(row) if verify_password(password, hash).await => res.json(&user_json(&cx, &row)?),
+        _ => Err(Error::status_message(401, "is invalid").with_code("email or password")),
     }
-    res.json(&user_json(&cx, &row)?)
 }
 
 #[get("/user")]

@@ -85,6 +85,16 @@ pub async fn malformed_json_and_missing_fields_are_422_and_write_nothing(api: &A
     assert_eq!(r.status, 401);
     assert_eq!(errors(&r), &json!({"email or password": ["is invalid"]}));
     let r = api
+        .json(
+            "POST",
+            "/api/users/login",
+            None,
+            json!({"user": {"email": "nobody@example.com", "password": "secret"}}),
+        )
+        .await;
+    assert_eq!(r.status, 401);
+    assert_eq!(errors(&r), &json!({"email or password": ["is invalid"]}));
+    let r = api
         .json("GET", "/api/articles?limit=-1", None, json!(null))
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
