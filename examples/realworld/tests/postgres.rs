@@ -40,3 +40,8 @@ async fn others_get_403_unknown_things_404_and_nothing_changes() {
 async fn feed_and_pagination_follow_the_spec() {
     scenarios::feed_and_pagination_follow_the_spec(&Api::postgres().await).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browsers_on_other_origins_may_call_the_api() {
+    scenarios::browsers_on_other_origins_may_call_the_api(&Api::postgres().await).await;
+}

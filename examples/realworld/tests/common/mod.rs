@@ -39,6 +39,8 @@ impl Drop for Api {
 /// A response: its status and its body as JSON (`null` if not JSON).
 pub struct Reply {
     pub status: u16,
+    /// The header lines, names lower-cased.
+    pub head: String,
     pub body: Value,
 }
 
@@ -92,16 +94,23 @@ impl Api {
             head.push_str(&format!("Authorization: {t}\r\n"));
         }
         head.push_str("\r\n");
+        let mut bytes = head.into_bytes();
+        bytes.extend_from_slice(body);
+        self.raw(&bytes).await
+    }
+
+    /// Sends `bytes` as they are; reads the whole answer (the request
+    /// should say `Connection: close`).
+    pub async fn raw(&self, bytes: impl AsRef<[u8]>) -> Reply {
         let mut stream = TcpStream::connect(self.addr).await.unwrap();
-        stream.write_all(head.as_bytes()).await.unwrap();
         // The server may answer (413) and close before reading all of a
         // large body: a failed write is then expected.
-        let _ = stream.write_all(body).await;
+        let _ = stream.write_all(bytes.as_ref()).await;
         let mut raw = Vec::new();
         let _ = stream.read_to_end(&mut raw).await;
         let text = String::from_utf8_lossy(&raw);
         let status = text[9..12].parse().unwrap();
-        let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+        let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
         let body = if head
             .to_ascii_lowercase()
             .contains("transfer-encoding: chunked")
@@ -112,6 +121,7 @@ impl Api {
         };
         Reply {
             status,
+            head: head.to_ascii_lowercase(),
             body: serde_json::from_str(&body).unwrap_or(Value::Null),
         }
     }

@@ -128,9 +128,15 @@ pub async fn invalid_and_expired_tokens_are_401_and_write_nothing(api: &Api) {
         exp: 2_000,
     });
     let forged = Keys::new("another secret").token_for(1);
-    let mut tampered = jwt.to_owned();
-    tampered.pop();
-    tampered.push(if jwt.ends_with('A') { 'B' } else { 'A' });
+    // Another first character of the signature: still base64url (its six
+    // bits are all significant, unlike the last character's), a wrong MAC.
+    let sig_at = jwt.rfind('.').unwrap() + 1;
+    let swapped = if jwt[sig_at..].starts_with('A') {
+        "B"
+    } else {
+        "A"
+    };
+    let tampered = format!("{}{swapped}{}", &jwt[..sig_at], &jwt[sig_at + 1..]);
     let cases = [
         (format!("Token {expired}"), "has expired"),
         (format!("Token {forged}"), "is invalid"),
@@ -480,4 +486,36 @@ pub async fn feed_and_pagination_follow_the_spec(api: &Api) {
         .await;
     assert_eq!(r.body["articles"][0]["author"]["following"], false);
     assert_eq!(r.body["articlesCount"], 5);
+}
+
+pub async fn browsers_on_other_origins_may_call_the_api(api: &Api) {
+    let r = api.json("GET", "/api/tags", None, json!(null)).await;
+    assert_eq!(r.status, 200);
+    assert!(
+        r.head.contains("\r\naccess-control-allow-origin: *\r\n"),
+        "{}",
+        r.head
+    );
+    let before = api.snapshot().await;
+    let mut preflight = api
+        .raw(
+            "OPTIONS /api/articles HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
+             Origin: http://front.example\r\nAccess-Control-Request-Method: POST\r\n\
+             Access-Control-Request-Headers: authorization,content-type\r\n\r\n",
+        )
+        .await;
+    assert_eq!(preflight.status, 204, "{}", preflight.head);
+    preflight.head.push_str("\r\n");
+    for line in [
+        "access-control-allow-origin: *",
+        "access-control-allow-methods: get,head,put,patch,post,delete",
+        "access-control-allow-headers: authorization,content-type",
+    ] {
+        assert!(
+            preflight.head.contains(&format!("\r\n{line}\r\n")),
+            "{line}: {}",
+            preflight.head
+        );
+    }
+    assert_eq!(api.snapshot().await, before);
 }
