@@ -33,7 +33,8 @@ pub fn unauthorized(message: &'static str) -> Error {
 }
 
 /// A database failure: logged, answered 500 without details; a unique
-/// constraint that lost a race becomes the field's 422.
+/// constraint that lost a race becomes the field's 422, a missing user
+/// behind a valid token 401.
 pub fn db(err: sqlx::Error) -> Error {
     if let sqlx::Error::Database(e) = &err
         && e.is_unique_violation()
@@ -44,6 +45,13 @@ pub fn db(err: sqlx::Error) -> Error {
             _ => "slug",
         };
         return taken(field);
+    }
+    if let sqlx::Error::Database(e) = &err
+        && e.is_foreign_key_violation()
+    {
+        // The rows a write points at were just read, except the viewer's
+        // own: a token for a user the database does not hold (reset).
+        return unauthorized("names a user who no longer exists");
     }
     eprintln!("realworld: database error: {err}");
     Error::status_message(500, "database error").with_expose(false)

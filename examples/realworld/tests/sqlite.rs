@@ -44,3 +44,8 @@ async fn feed_and_pagination_follow_the_spec() {
 async fn browsers_on_other_origins_may_call_the_api() {
     scenarios::browsers_on_other_origins_may_call_the_api(&Api::sqlite().await).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_for_a_user_the_database_lacks_is_401() {
+    scenarios::a_token_for_a_user_the_database_lacks_is_401(&Api::sqlite().await).await;
+}

@@ -519,3 +519,46 @@ pub async fn browsers_on_other_origins_may_call_the_api(api: &Api) {
     }
     assert_eq!(api.snapshot().await, before);
 }
+
+pub async fn a_token_for_a_user_the_database_lacks_is_401(api: &Api) {
+    let token = api.register("real", "real@example.com", "secret").await;
+    let r = api.create_article(&token, "Real").await;
+    assert_eq!(r.status, 201);
+    let before = api.snapshot().await;
+    let ghost = format!("Token {}", Keys::new(SECRET).token_for(999));
+    let unknown = json!({"token": ["names a user who no longer exists"]});
+    let r = api
+        .json("GET", "/api/user", Some(&ghost), json!(null))
+        .await;
+    assert_eq!((r.status, errors(&r)), (401, &unknown));
+    let r = api.create_article(&ghost, "Ghost").await;
+    assert_eq!((r.status, errors(&r)), (401, &unknown));
+    let r = api
+        .json(
+            "POST",
+            "/api/articles/real/comments",
+            Some(&ghost),
+            json!({"comment": {"body": "boo"}}),
+        )
+        .await;
+    assert_eq!((r.status, errors(&r)), (401, &unknown));
+    let r = api
+        .json(
+            "POST",
+            "/api/articles/real/favorite",
+            Some(&ghost),
+            json!(null),
+        )
+        .await;
+    assert_eq!((r.status, errors(&r)), (401, &unknown));
+    let r = api
+        .json(
+            "POST",
+            "/api/profiles/real/follow",
+            Some(&ghost),
+            json!(null),
+        )
+        .await;
+    assert_eq!((r.status, errors(&r)), (401, &unknown));
+    assert_eq!(api.snapshot().await, before);
+}
