@@ -14,16 +14,15 @@ mod final_handler;
 mod handler;
 #[cfg(feature = "helmet")]
 pub mod helmet;
-pub mod http;
 mod inline_option;
 pub mod logger;
 mod macros;
 #[cfg(feature = "method-override")]
 mod method_override;
-#[cfg(feature = "rate-limit")]
-pub mod rate_limit;
 #[cfg(feature = "multer")]
 pub mod multer;
+#[cfg(feature = "rate-limit")]
+pub mod rate_limit;
 mod request;
 mod response;
 #[cfg(feature = "response-time")]
@@ -79,6 +78,8 @@ pub use method_override::{MethodGetter, MethodOverride, method_override};
 /// pinned by hand. Needs the `minijinja` feature (on by default).
 #[cfg(feature = "minijinja")]
 pub use minijinja;
+#[cfg(feature = "multer")]
+pub use multer::multer;
 #[cfg(feature = "rate-limit")]
 pub use rate_limit::rate_limit;
 /// The redis version [`session::RedisStore`] is built on, for a client the
@@ -86,8 +87,6 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-#[cfg(feature = "multer")]
-pub use multer::multer;
 pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
@@ -117,6 +116,11 @@ pub use tokio_rustls::rustls;
 pub use tower::tower;
 #[cfg(feature = "vhost")]
 pub use vhost::vhost;
+/// The npm helpers behind webfw (`cookie`, `negotiator`, `qs`, …), as the
+/// `webfw-http` crate: webfw's own code reaches them as `crate::http`.
+pub(crate) use webfw_http as http;
+pub use webfw_http::cookie::{Priority, SameSite};
+pub use webfw_http::range::{ByteRange, ParsedRange};
 
 /// `express()`: a new application.
 ///

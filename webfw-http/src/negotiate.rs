@@ -9,7 +9,7 @@
 //! specificity, then the header entry's position, then the offer's.
 //!
 //! ```
-//! use webfw::http::negotiate::preferred;
+//! use webfw_http::negotiate::preferred;
 //! assert_eq!(preferred(Some("text/html"), &["text/plain", "text/html"]), vec![1]);
 //! assert_eq!(preferred(None, &["a/b", "c/d"]), vec![0, 1]);
 //! assert_eq!(preferred(Some("text/*;q=0.5, text/html"), &["text/plain", "text/html"]), vec![1, 0]);
@@ -118,7 +118,8 @@ fn all_accepted<'a>(
 
 /// JavaScript's `parseFloat`: the longest decimal prefix after leading white
 /// space (`Infinity` included), NaN when there is none.
-pub(crate) fn js_parse_float(s: &str) -> f64 {
+#[doc(hidden)]
+pub fn js_parse_float(s: &str) -> f64 {
     let t = s.trim_start_matches(is_js_whitespace);
     let b = t.as_bytes();
     let mut i = 0;
@@ -314,7 +315,7 @@ fn specify_media(offer: &MediaRange<'_>, spec: &MediaRange<'_>) -> Option<(u8, f
 /// accepts nothing.
 ///
 /// ```
-/// use webfw::http::negotiate::preferred;
+/// use webfw_http::negotiate::preferred;
 /// assert_eq!(preferred(Some("text/html"), &["text/plain", "text/html"]), vec![1]);
 /// assert_eq!(preferred(None, &["a/b", "c/d"]), vec![0, 1]);
 /// assert_eq!(preferred(Some("text/*;q=0.5, text/html"), &["text/plain", "text/html"]), vec![1, 0]);
@@ -332,7 +333,7 @@ pub fn preferred(accept: Option<&str>, provided: &[&str]) -> Vec<usize> {
 /// first (`["*/*"]` without a header).
 ///
 /// ```
-/// use webfw::http::negotiate::accepted_media_types;
+/// use webfw_http::negotiate::accepted_media_types;
 /// assert_eq!(
 ///     accepted_media_types(Some("text/html;q=0.5, application/json")),
 ///     ["application/json", "text/html"]
@@ -366,7 +367,7 @@ fn extension_type(ext: &str) -> Option<&'static str> {
 /// acceptable. With no (or an empty) `Accept` header, the first type.
 ///
 /// ```
-/// use webfw::http::negotiate::accepts;
+/// use webfw_http::negotiate::accepts;
 /// assert_eq!(accepts(Some("application/json"), &["html", "json"]), Some(1));
 /// assert_eq!(accepts(Some("image/png"), &["text/html"]), None);
 /// assert_eq!(accepts(None, &["json", "html"]), Some(0));
@@ -400,7 +401,7 @@ pub fn accepts(accept: Option<&str>, types: &[&str]) -> Option<usize> {
 /// (`application/octet-stream` when unknown).
 ///
 /// ```
-/// use webfw::http::negotiate::format_type;
+/// use webfw_http::negotiate::format_type;
 /// assert_eq!(format_type("html"), "text/html");
 /// assert_eq!(format_type("text/plain; q=0.5"), "text/plain");
 /// ```

@@ -1,7 +1,7 @@
 //! HTTP status texts from the `statuses` 2.0.2 table (same table Node uses for the status line).
 //!
 //! ```
-//! use webfw::http::status::status_text;
+//! use webfw_http::status::status_text;
 //! assert_eq!(status_text(404), Some("Not Found"));
 //! assert_eq!(status_text(418), Some("I'm a Teapot"));
 //! assert_eq!(status_text(299), None);
@@ -12,7 +12,7 @@
 /// Express prints `undefined` where this is `None` (e.g. the body of a redirect with status 999).
 ///
 /// ```
-/// use webfw::http::status::status_text;
+/// use webfw_http::status::status_text;
 /// assert_eq!(status_text(404), Some("Not Found"));
 /// assert_eq!(status_text(418), Some("I'm a Teapot"));
 /// assert_eq!(status_text(299), None);
@@ -90,7 +90,7 @@ pub fn status_text(code: u16) -> Option<&'static str> {
 /// Returns the reason phrase Node writes on the status line: the table text, or `unknown`.
 ///
 /// ```
-/// use webfw::http::status::reason_phrase;
+/// use webfw_http::status::reason_phrase;
 /// assert_eq!(reason_phrase(200), "OK");
 /// assert_eq!(reason_phrase(299), "unknown");
 /// ```
@@ -102,7 +102,8 @@ pub fn reason_phrase(code: u16) -> &'static str {
 /// as an identifier, ending in `Error` (`NotFoundError`, `ImATeapotError`,
 /// `InternalServerError`); a 4xx or 5xx code without a text takes its class's
 /// (`BadRequestError`, `InternalServerError`); other codes make a plain `Error`.
-pub(crate) fn http_error_name(code: u16) -> std::borrow::Cow<'static, str> {
+#[doc(hidden)]
+pub fn http_error_name(code: u16) -> std::borrow::Cow<'static, str> {
     let text = match (code, status_text(code)) {
         (400..=599, Some(text)) => text,
         (400..=499, None) => "Bad Request",

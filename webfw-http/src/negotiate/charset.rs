@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::{all_accepted, js_parse_float, params_tail, rank, run_len};
-use crate::http::is_js_whitespace;
+use crate::is_js_whitespace;
 
 struct Token<'a> {
     value: &'a str,
@@ -80,7 +80,7 @@ fn encoding_entries(header: &str) -> Vec<Token<'_>> {
 /// A missing header is `*`; an empty one accepts nothing.
 ///
 /// ```
-/// use webfw::http::negotiate::preferred_charsets;
+/// use webfw_http::negotiate::preferred_charsets;
 /// assert_eq!(preferred_charsets(Some("iso-8859-1, utf-8;q=0.5"), &["utf-8", "iso-8859-1"]), [1, 0]);
 /// ```
 pub fn preferred_charsets(accept: Option<&str>, provided: &[&str]) -> Vec<usize> {
@@ -94,7 +94,7 @@ pub fn preferred_charsets(accept: Option<&str>, provided: &[&str]) -> Vec<usize>
 /// first (`["*"]` without a header).
 ///
 /// ```
-/// use webfw::http::negotiate::accepted_charsets;
+/// use webfw_http::negotiate::accepted_charsets;
 /// assert_eq!(accepted_charsets(Some("utf-8;q=0.5, iso-8859-1")), ["iso-8859-1", "utf-8"]);
 /// assert_eq!(accepted_charsets(None), ["*"]);
 /// ```
@@ -107,7 +107,7 @@ pub fn accepted_charsets(accept: Option<&str>) -> Vec<String> {
 /// A missing or empty header accepts `identity` only.
 ///
 /// ```
-/// use webfw::http::negotiate::preferred_encodings;
+/// use webfw_http::negotiate::preferred_encodings;
 /// assert_eq!(preferred_encodings(Some("gzip;q=0.5, br"), &["gzip", "br", "identity"]), [1, 0, 2]);
 /// assert_eq!(preferred_encodings(None, &["gzip", "identity"]), [1]);
 /// ```
@@ -122,7 +122,7 @@ pub fn preferred_encodings(accept: Option<&str>, provided: &[&str]) -> Vec<usize
 /// first, `identity` included unless refused.
 ///
 /// ```
-/// use webfw::http::negotiate::accepted_encodings;
+/// use webfw_http::negotiate::accepted_encodings;
 /// assert_eq!(accepted_encodings(Some("gzip;q=0.5, br")), ["br", "gzip", "identity"]);
 /// assert_eq!(accepted_encodings(None), ["identity"]);
 /// ```

@@ -5,12 +5,14 @@
 /// Weekday names from the epoch's, 1970-01-01 (a Thursday).
 const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
 
-pub(crate) const MONTHS: [&str; 12] = [
+#[doc(hidden)]
+pub const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
 /// Civil date (year, month 1-12, day 1-31) of a day count since 1970-01-01.
-pub(crate) fn civil(days: i64) -> (i64, usize, u32) {
+#[doc(hidden)]
+pub fn civil(days: i64) -> (i64, usize, u32) {
     // H. Hinnant's civil_from_days.
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -26,7 +28,8 @@ pub(crate) fn civil(days: i64) -> (i64, usize, u32) {
 
 /// `Sun, 06 Nov 1994 08:49:37 GMT` for a time in whole seconds since the
 /// epoch; `None` for years outside 0–9999, whose text is longer.
-pub(crate) fn imf_fixdate(secs: i64) -> Option<[u8; 29]> {
+#[doc(hidden)]
+pub fn imf_fixdate(secs: i64) -> Option<[u8; 29]> {
     let days = secs.div_euclid(86_400);
     let t = secs.rem_euclid(86_400);
     let (year, month, day) = civil(days);
@@ -50,7 +53,8 @@ pub(crate) fn imf_fixdate(secs: i64) -> Option<[u8; 29]> {
 /// `Date#toUTCString` of a time in whole seconds, handed to `f` as ASCII
 /// bytes: the fixed buffer of [`imf_fixdate`], or JavaScript's longer text
 /// for other years. `None` outside JavaScript's Date range.
-pub(crate) fn with_utc_string<R>(secs: i64, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+#[doc(hidden)]
+pub fn with_utc_string<R>(secs: i64, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
     match imf_fixdate(secs) {
         Some(text) => Some(f(&text)),
         None => super::cookie::utc_string(secs as f64 * 1000.0).map(|s| f(s.as_bytes())),
@@ -62,7 +66,8 @@ pub(crate) fn with_utc_string<R>(secs: i64, f: impl FnOnce(&[u8]) -> R) -> Optio
 /// `Date` rounds it half up, so `.0004999` ms past a second becomes 1 ms
 /// (the sum rounds to `.5` first). `send`'s ETag and Last-Modified start
 /// from this value; truncating gives another ETag for about half of all files.
-pub(crate) fn node_mtime_ms(t: std::time::SystemTime) -> i64 {
+#[doc(hidden)]
+pub fn node_mtime_ms(t: std::time::SystemTime) -> i64 {
     let (sec, nsec) = match t.duration_since(std::time::UNIX_EPOCH) {
         Ok(d) => (d.as_secs() as i64, d.subsec_nanos()),
         // libuv's timespec before 1970: a negative second, nanoseconds after it.
@@ -159,7 +164,7 @@ mod tests {
         while secs < 10_413_792_000 {
             // 2300-01-01
             let ms = (secs * 1000) as f64;
-            assert_eq!(text(secs), crate::http::cookie::utc_string(ms), "{secs}");
+            assert_eq!(text(secs), crate::cookie::utc_string(ms), "{secs}");
             secs += 86_400 + 3_671;
         }
     }

@@ -2,7 +2,7 @@
 //! two charset rules Express applies on top (`res.send` strings and `res.set('Content-Type')`).
 //!
 //! ```
-//! use webfw::http::content_type::{InvalidMediaType, parse};
+//! use webfw_http::content_type::{InvalidMediaType, parse};
 //! assert_eq!(parse("text/html; charset").unwrap_err(), InvalidMediaType::ParameterFormat);
 //! ```
 
@@ -14,7 +14,7 @@ use std::fmt;
 /// Why a `Content-Type` value was refused; the texts are the package's `TypeError` messages.
 ///
 /// ```
-/// use webfw::http::content_type::{InvalidMediaType, parse};
+/// use webfw_http::content_type::{InvalidMediaType, parse};
 /// assert_eq!(parse("text/html; charset").unwrap_err(), InvalidMediaType::ParameterFormat);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl std::error::Error for InvalidMediaType {}
 /// repeated name keeps its last value.
 ///
 /// ```
-/// let ct = webfw::http::content_type::parse("text/plain; charset=latin1").unwrap();
+/// let ct = webfw_http::content_type::parse("text/plain; charset=latin1").unwrap();
 /// assert_eq!((ct.media_type.as_str(), ct.parameters["charset"].as_str()), ("text/plain", "latin1"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl ContentType {
     /// not tokens.
     ///
     /// ```
-    /// use webfw::http::content_type::parse;
+    /// use webfw_http::content_type::parse;
     /// let ct = parse(r#"Text/HTML; Zed=1; alpha="x y""#).unwrap();
     /// assert_eq!(ct.format().unwrap(), r#"text/html; alpha="x y"; zed=1"#);
     /// ```
@@ -97,7 +97,7 @@ impl ContentType {
 /// and unescaped.
 ///
 /// ```
-/// use webfw::http::content_type::parse;
+/// use webfw_http::content_type::parse;
 /// let ct = parse("application/JSON; Charset=\"UTF-8\"").unwrap();
 /// assert_eq!(ct.media_type, "application/json");
 /// assert_eq!(ct.parameters["charset"], "UTF-8");
@@ -127,7 +127,7 @@ pub fn parse(value: &str) -> Result<ContentType, InvalidMediaType> {
 /// `text/plain; charset=utf-8`) are handled without building a parameter map.
 ///
 /// ```
-/// use webfw::http::content_type::set_charset;
+/// use webfw_http::content_type::set_charset;
 /// assert_eq!(set_charset("text/html", "utf-8").unwrap(), "text/html; charset=utf-8");
 /// assert_eq!(set_charset(r#"text/html; zed=1; Alpha="x y""#, "utf-8").unwrap(),
 ///            r#"text/html; alpha="x y"; charset=utf-8; zed=1"#);
@@ -170,7 +170,7 @@ pub fn set_charset(content_type: &str, charset: &str) -> Result<String, InvalidM
 /// so `application/json-seq` too) gets `; charset=utf-8` appended.
 ///
 /// ```
-/// use webfw::http::content_type::with_default_charset;
+/// use webfw_http::content_type::with_default_charset;
 /// assert_eq!(with_default_charset("text/plain"), "text/plain; charset=utf-8");
 /// assert_eq!(with_default_charset("application/json; charset=latin1"), "application/json; charset=latin1");
 /// assert_eq!(with_default_charset("image/png"), "image/png");

@@ -2,7 +2,7 @@
 //! package writes it (`res.attachment`, `res.download`).
 //!
 //! ```
-//! use webfw::http::content_disposition::content_disposition;
+//! use webfw_http::content_disposition::content_disposition;
 //! assert_eq!(content_disposition(None), "attachment");
 //! assert_eq!(content_disposition(Some("/tmp/report.pdf")), r#"attachment; filename="report.pdf""#);
 //! assert_eq!(
@@ -20,7 +20,7 @@
 /// the bytes Node writes for them.
 ///
 /// ```
-/// use webfw::http::content_disposition::content_disposition;
+/// use webfw_http::content_disposition::content_disposition;
 /// assert_eq!(content_disposition(None), "attachment");
 /// assert_eq!(content_disposition(Some("/tmp/report.pdf")), r#"attachment; filename="report.pdf""#);
 /// assert_eq!(
@@ -36,7 +36,7 @@ pub fn content_disposition(filename: Option<&str>) -> String {
 /// type is written in lower case.
 ///
 /// ```
-/// use webfw::http::content_disposition::content_disposition_with;
+/// use webfw_http::content_disposition::content_disposition_with;
 /// assert_eq!(content_disposition_with("Inline", Some("a.txt")), r#"inline; filename="a.txt""#);
 /// ```
 pub fn content_disposition_with(kind: &str, filename: Option<&str>) -> String {
@@ -77,7 +77,7 @@ pub fn content_disposition_with(kind: &str, filename: Option<&str>) -> String {
 /// Latin-1: one byte each. `None` when a character lies above U+00FF.
 ///
 /// ```
-/// use webfw::http::content_disposition::latin1_bytes;
+/// use webfw_http::content_disposition::latin1_bytes;
 /// assert_eq!(latin1_bytes("ü").unwrap(), [0xfc]);
 /// assert!(latin1_bytes("✓").is_none());
 /// ```

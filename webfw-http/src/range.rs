@@ -1,7 +1,7 @@
 //! The `Range` header as `range-parser` 1.2 reads it (`req.range`, `send`).
 //!
 //! ```
-//! use webfw::http::range::{parse, ByteRange, ParsedRange};
+//! use webfw_http::range::{parse, ByteRange, ParsedRange};
 //! let r = parse(1000, "bytes=0-99", false);
 //! assert_eq!(r, ParsedRange::Ranges { unit: "bytes".into(), ranges: vec![ByteRange { start: 0, end: 99 }] });
 //! ```
@@ -9,7 +9,7 @@
 /// One satisfiable byte range, both ends inclusive.
 ///
 /// ```
-/// let r = webfw::http::range::ByteRange { start: 0, end: 99 };
+/// let r = webfw_http::range::ByteRange { start: 0, end: 99 };
 /// assert_eq!(r.len(), 100);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +24,7 @@ impl ByteRange {
     /// The number of bytes in the range.
     ///
     /// ```
-    /// assert_eq!(webfw::http::range::ByteRange { start: 5, end: 5 }.len(), 1);
+    /// assert_eq!(webfw_http::range::ByteRange { start: 5, end: 5 }.len(), 1);
     /// ```
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> u64 {
@@ -35,7 +35,7 @@ impl ByteRange {
 /// What [`parse`] makes of a header.
 ///
 /// ```
-/// use webfw::http::range::{parse, ParsedRange};
+/// use webfw_http::range::{parse, ParsedRange};
 /// assert_eq!(parse(10, "bytes=20-", false), ParsedRange::Unsatisfiable);
 /// assert_eq!(parse(10, "bytes", false), ParsedRange::Malformed);
 /// ```
@@ -59,7 +59,7 @@ impl ParsedRange {
     /// The number range-parser returns for the two failures, `-1` or `-2`.
     ///
     /// ```
-    /// use webfw::http::range::{parse, ParsedRange};
+    /// use webfw_http::range::{parse, ParsedRange};
     /// assert_eq!(parse(10, "bytes", false).code(), Some(-2));
     /// assert_eq!(parse(10, "bytes=20-", false).code(), Some(-1));
     /// ```
@@ -79,7 +79,7 @@ impl ParsedRange {
 /// and adjacent ranges merge, keeping the order of their first appearance.
 ///
 /// ```
-/// use webfw::http::range::{parse, ByteRange, ParsedRange};
+/// use webfw_http::range::{parse, ByteRange, ParsedRange};
 /// let r = parse(1000, "bytes=0-99,-100", false);
 /// assert_eq!(r, ParsedRange::Ranges {
 ///     unit: "bytes".into(),

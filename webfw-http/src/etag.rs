@@ -1,7 +1,7 @@
 //! Entity tags exactly as the `etag` 1.8.1 package builds them (used by `res.send` and `send`).
 //!
 //! ```
-//! use webfw::http::etag::entity_tag;
+//! use webfw_http::etag::entity_tag;
 //! assert_eq!(entity_tag(b"hello", true), r#"W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#);
 //! assert_eq!(entity_tag(b"", false), r#""0-2jmj7l5rSw0yVb/vlWAYkK/YBwk""#);
 //! ```
@@ -18,7 +18,7 @@ use sha1::{Digest as _, Sha1};
 /// characters of the base64 SHA-1 digest of the body.
 ///
 /// ```
-/// use webfw::http::etag::entity_tag;
+/// use webfw_http::etag::entity_tag;
 /// assert_eq!(entity_tag(b"hello", true), r#"W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#);
 /// assert_eq!(entity_tag(b"", false), r#""0-2jmj7l5rSw0yVb/vlWAYkK/YBwk""#);
 /// ```
@@ -33,7 +33,7 @@ pub fn entity_tag(body: &[u8], weak: bool) -> String {
 /// Meant for the per-request path: it reserves once and allocates nothing else.
 ///
 /// ```
-/// use webfw::http::etag::write_entity_tag;
+/// use webfw_http::etag::write_entity_tag;
 /// let mut header = String::new();
 /// write_entity_tag(br#"{"a":1}"#, true, &mut header);
 /// assert_eq!(header, r#"W/"7-n4nHQM60bXQYySSnisV5QdXpZSA""#);
@@ -62,7 +62,7 @@ pub fn write_entity_tag(body: &[u8], weak: bool, out: &mut String) {
 /// Builds the weak validator `send` and `serve-static` put on files: `W/"<size hex>-<mtime ms hex>"`.
 ///
 /// ```
-/// use webfw::http::etag::stat_tag;
+/// use webfw_http::etag::stat_tag;
 /// assert_eq!(stat_tag(11, 1_577_836_800_136), r#"W/"b-16f5e66e888""#);
 /// ```
 pub fn stat_tag(size: u64, mtime_ms: u128) -> String {

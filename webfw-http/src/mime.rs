@@ -2,18 +2,18 @@
 //! uses, through `mime_guess`).
 //!
 //! ```
-//! assert_eq!(webfw::http::mime::lookup("html"), "text/html");
-//! assert_eq!(webfw::http::mime::lookup(".png"), "image/png");
-//! assert_eq!(webfw::http::mime::lookup("nope"), "application/octet-stream");
+//! assert_eq!(webfw_http::mime::lookup("html"), "text/html");
+//! assert_eq!(webfw_http::mime::lookup(".png"), "image/png");
+//! assert_eq!(webfw_http::mime::lookup("nope"), "application/octet-stream");
 //! ```
 
 /// The MIME type for an extension or file name (`html`, `.png`, `a/b.json`);
 /// `application/octet-stream` when unknown.
 ///
 /// ```
-/// assert_eq!(webfw::http::mime::lookup("html"), "text/html");
-/// assert_eq!(webfw::http::mime::lookup(".png"), "image/png");
-/// assert_eq!(webfw::http::mime::lookup("nope"), "application/octet-stream");
+/// assert_eq!(webfw_http::mime::lookup("html"), "text/html");
+/// assert_eq!(webfw_http::mime::lookup(".png"), "image/png");
+/// assert_eq!(webfw_http::mime::lookup("nope"), "application/octet-stream");
 /// ```
 pub fn lookup(ext_or_path: &str) -> &'static str {
     let ext = ext_or_path.rsplit(['.', '/']).next().unwrap_or(ext_or_path);
@@ -52,7 +52,7 @@ pub fn lookup(ext_or_path: &str) -> &'static str {
 /// (no allocation, no validation per request).
 ///
 /// ```
-/// use webfw::http::mime::with_utf8_static;
+/// use webfw_http::mime::with_utf8_static;
 /// assert_eq!(with_utf8_static("text/plain").unwrap(), "text/plain; charset=utf-8");
 /// assert_eq!(with_utf8_static("image/png").unwrap(), "image/png");
 /// assert!(with_utf8_static("text/x-unusual").is_none());
@@ -83,8 +83,8 @@ pub fn with_utf8_static(value: &str) -> Option<http::HeaderValue> {
 }
 
 /// The bare types [`with_utf8_static`] knows, for tests that check each.
-#[cfg(test)]
-pub(crate) const STATIC_TYPES: [&str; 14] = [
+#[doc(hidden)]
+pub const STATIC_TYPES: [&str; 14] = [
     "text/plain",
     "text/html",
     "application/json",
@@ -123,7 +123,7 @@ mod tests {
         for v in STATIC_TYPES {
             assert_eq!(
                 with_utf8_static(v).unwrap().to_str().unwrap(),
-                crate::http::content_type::with_default_charset(v),
+                crate::content_type::with_default_charset(v),
                 "{v}"
             );
         }

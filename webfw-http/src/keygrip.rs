@@ -5,7 +5,7 @@
 //! the old ones after it until their cookies have expired.
 //!
 //! ```
-//! use webfw::http::keygrip::{index, sign};
+//! use webfw_http::keygrip::{index, sign};
 //! let keys = ["key-new", "key-old"];
 //! assert_eq!(sign("session=eyJuIjo0fQ==", "key-new"), "xBNDpKJjSBecrE2s9bTDBwf6SwA");
 //! let digest = sign("session=eyJuIjo0fQ==", "key-old");
@@ -19,7 +19,7 @@ use sha1::Sha1;
 /// `keygrip.sign(data)` with one key: base64url HMAC-SHA1, no padding.
 ///
 /// ```
-/// use webfw::http::keygrip::sign;
+/// use webfw_http::keygrip::sign;
 /// assert_eq!(sign("session=eyJuIjo0fQ==", "key-new"), "xBNDpKJjSBecrE2s9bTDBwf6SwA");
 /// ```
 pub fn sign(data: &str, key: &str) -> String {
@@ -35,7 +35,7 @@ pub fn sign(data: &str, key: &str) -> String {
 /// same time wherever the first difference is.
 ///
 /// ```
-/// use webfw::http::keygrip::{index, sign};
+/// use webfw_http::keygrip::{index, sign};
 /// let keys = ["new", "old"];
 /// assert_eq!(index("a=1", &sign("a=1", "new"), &keys), Some(0));
 /// assert_eq!(index("a=1", &sign("a=1", "old"), &keys), Some(1));

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::{all_accepted, js_parse_float, params_tail, rank, run_len};
-use crate::http::is_js_whitespace;
+use crate::is_js_whitespace;
 
 struct Language<'a> {
     prefix: &'a str,
@@ -73,7 +73,7 @@ fn specify(offer: &str, spec: &Language<'_>) -> Option<(u8, f64, usize)> {
 /// A missing header is `*`; an empty one accepts nothing.
 ///
 /// ```
-/// use webfw::http::negotiate::preferred_languages;
+/// use webfw_http::negotiate::preferred_languages;
 /// assert_eq!(preferred_languages(Some("fr-CH, fr;q=0.9, en;q=0.8"), &["en", "fr"]), [1, 0]);
 /// ```
 pub fn preferred_languages(accept: Option<&str>, provided: &[&str]) -> Vec<usize> {
@@ -87,7 +87,7 @@ pub fn preferred_languages(accept: Option<&str>, provided: &[&str]) -> Vec<usize
 /// first (`["*"]` without a header).
 ///
 /// ```
-/// use webfw::http::negotiate::accepted_languages;
+/// use webfw_http::negotiate::accepted_languages;
 /// assert_eq!(accepted_languages(Some("de;q=0.7, en-US, en;q=0.9")), ["en-US", "en", "de"]);
 /// ```
 pub fn accepted_languages(accept: Option<&str>) -> Vec<String> {

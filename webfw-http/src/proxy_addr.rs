@@ -7,7 +7,7 @@
 //! and is trusted only by [`Trust::all`] and [`Trust::hops`].
 //!
 //! ```
-//! use webfw::http::proxy_addr::Trust;
+//! use webfw_http::proxy_addr::Trust;
 //! let trust = Trust::parse("loopback, 10.0.0.0/8").unwrap();
 //! assert!(trust.trusts("127.0.0.1".parse().unwrap(), 0));
 //! assert!(!trust.trusts("192.168.1.1".parse().unwrap(), 0));
@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// Hop 0 is the socket peer, hop 1 the right-most `X-Forwarded-For` entry, and so on.
 ///
 /// ```
-/// use webfw::http::proxy_addr::Trust;
+/// use webfw_http::proxy_addr::Trust;
 /// let trust = Trust::parse("loopback, 10.0.0.0/8").unwrap();
 /// assert!(trust.trusts("127.0.0.1".parse().unwrap(), 0));
 /// assert!(!trust.trusts("192.168.1.1".parse().unwrap(), 0));
@@ -56,7 +56,7 @@ impl fmt::Debug for Rule {
 /// Why a `trust proxy` list was refused; the texts are proxy-addr's `TypeError` messages.
 ///
 /// ```
-/// use webfw::http::proxy_addr::{Trust, TrustError};
+/// use webfw_http::proxy_addr::{Trust, TrustError};
 /// let err = Trust::list(&["10.0.0.1/33"]).unwrap_err();
 /// assert_eq!(err, TrustError::InvalidRange("10.0.0.1/33".into()));
 /// assert_eq!(err.to_string(), "invalid range on address: 10.0.0.1/33");
@@ -84,7 +84,7 @@ impl Trust {
     /// Trusts nothing (`trust proxy` false, the default): `req.ip` is the socket address.
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// assert!(Trust::none().is_none());
     /// ```
     pub fn none() -> Trust {
@@ -94,7 +94,7 @@ impl Trust {
     /// Trusts every hop (`trust proxy` true): `req.ip` is the left-most forwarded address.
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// assert!(Trust::all().trusts("8.8.8.8".parse().unwrap(), 5));
     /// ```
     pub fn all() -> Trust {
@@ -104,7 +104,7 @@ impl Trust {
     /// Trusts the first `n` hops, whatever their address (`trust proxy` as a number).
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// let one = Trust::hops(1);
     /// assert!(one.trusts("8.8.8.8".parse().unwrap(), 0));
     /// assert!(!one.trusts("8.8.8.8".parse().unwrap(), 1));
@@ -121,7 +121,7 @@ impl Trust {
     /// (no trimming). An IPv4-mapped IPv6 address without a prefix stands for its IPv4 address.
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// let t = Trust::list(&["loopback", "10.0.0.0/255.0.0.0"]).unwrap();
     /// assert!(t.trusts("10.1.2.3".parse().unwrap(), 0));
     /// assert_eq!(Trust::list(&["10.0.0.1/33"]).unwrap_err().to_string(),
@@ -150,7 +150,7 @@ impl Trust {
     /// is an error (`invalid IP address: `).
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// let t = Trust::parse("loopback, 2.2.2.2").unwrap();
     /// assert!(t.trusts("2.2.2.2".parse().unwrap(), 1));
     /// assert!(Trust::parse("loopback,").is_err());
@@ -169,7 +169,7 @@ impl Trust {
     /// them (the JS callback would receive the raw text).
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// let t = Trust::func(|addr, hop| hop == 0 && addr.is_loopback());
     /// assert!(t.trusts("127.0.0.1".parse().unwrap(), 0));
     /// assert!(!t.trusts("127.0.0.1".parse().unwrap(), 1));
@@ -181,7 +181,7 @@ impl Trust {
     /// Whether the address at hop `hop` is trusted.
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// let t = Trust::parse("loopback").unwrap();
     /// // A dual-stack socket reports IPv4 peers as IPv4-mapped IPv6 addresses.
     /// assert!(t.trusts("::ffff:127.0.0.1".parse().unwrap(), 0));
@@ -199,7 +199,7 @@ impl Trust {
     /// Whether the textual address at hop `hop` (an `X-Forwarded-For` entry) is trusted.
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// let t = Trust::parse("loopback").unwrap();
     /// assert!(t.trusts_text("127.0.0.1", 1));
     /// assert!(!t.trusts_text("unknown", 1));
@@ -218,7 +218,7 @@ impl Trust {
     /// Whether this setting can never trust anything (so `req.ip` is always the socket address).
     ///
     /// ```
-    /// use webfw::http::proxy_addr::Trust;
+    /// use webfw_http::proxy_addr::Trust;
     /// assert!(Trust::hops(0).is_none());
     /// assert!(!Trust::hops(1).is_none());
     /// ```
@@ -243,7 +243,7 @@ impl Default for Trust {
 /// dropped). Entries are kept as text even when they are not addresses.
 ///
 /// ```
-/// use webfw::http::proxy_addr::all_addrs;
+/// use webfw_http::proxy_addr::all_addrs;
 /// let addrs = all_addrs("127.0.0.1".parse().unwrap(), Some("1.1.1.1, 2.2.2.2"));
 /// assert_eq!(addrs, ["127.0.0.1", "2.2.2.2", "1.1.1.1"]);
 /// ```
@@ -262,7 +262,7 @@ pub fn all_addrs(socket: IpAddr, x_forwarded_for: Option<&str>) -> Vec<String> {
 /// `req.ip` is the last address kept; `req.ips` the kept forwarded entries, client first.
 ///
 /// ```
-/// use webfw::http::proxy_addr::{proxy_chain, Trust};
+/// use webfw_http::proxy_addr::{proxy_chain, Trust};
 /// let socket = "127.0.0.1".parse().unwrap();
 /// let xff = Some("1.1.1.1, 2.2.2.2");
 /// assert_eq!(proxy_chain(&Trust::none(), socket, xff), ("127.0.0.1".to_owned(), vec![]));

@@ -1,7 +1,7 @@
 //! URL encoding for `Location` headers and redirect bodies, as the `encodeurl` 2.0.3 package does it.
 //!
 //! ```
-//! use webfw::http::encodeurl::encode_url;
+//! use webfw_http::encodeurl::encode_url;
 //! assert_eq!(encode_url("/a%20b c%zz%E2%9C%93✓"), "/a%20b%20c%25zz%E2%9C%93%E2%9C%93");
 //! assert!(matches!(encode_url("/ok?x=1#y"), std::borrow::Cow::Borrowed(_)));
 //! ```
@@ -18,7 +18,7 @@ use std::borrow::Cow;
 /// Returns the input borrowed when nothing needs encoding.
 ///
 /// ```
-/// use webfw::http::encodeurl::encode_url;
+/// use webfw_http::encodeurl::encode_url;
 /// assert_eq!(encode_url("/a%20b c%zz%E2%9C%93✓"), "/a%20b%20c%25zz%E2%9C%93%E2%9C%93");
 /// assert!(matches!(encode_url("/ok?x=1#y"), std::borrow::Cow::Borrowed(_)));
 /// ```

@@ -1,7 +1,13 @@
-//! Pure HTTP helpers ported from Express's dependencies: no app state, no I/O.
+//! The npm HTTP helpers Express 4 is built on, with their exact behaviour:
+//! each module is one package (`cookie`, `negotiator`, `fresh`, `qs`, …),
+//! takes bytes and strings, and does no I/O.
+//!
+//! This is the part of [webfw](https://docs.rs/webfw) that holds no
+//! application state, in a crate with its own version. Items hidden from
+//! these docs are webfw's own scanning helpers and carry no semver promise.
 //!
 //! ```
-//! use webfw::http::{escape_html::escape_html, status::status_text};
+//! use webfw_http::{escape_html::escape_html, status::status_text};
 //! assert_eq!(status_text(404), Some("Not Found"));
 //! assert_eq!(escape_html("<b>"), "&lt;b&gt;");
 //! ```
@@ -10,12 +16,13 @@ pub mod content_disposition;
 pub mod content_type;
 pub mod cookie;
 pub mod cookie_signature;
-pub(crate) mod date;
+#[doc(hidden)]
+pub mod date;
 pub mod encodeurl;
 pub mod escape_html;
 pub mod etag;
 pub mod fresh;
-#[cfg(feature = "cookie-session")]
+#[cfg(feature = "keygrip")]
 pub mod keygrip;
 pub mod mime;
 pub mod negotiate;
@@ -27,10 +34,18 @@ pub mod status;
 pub mod type_is;
 pub mod vary;
 
+/// An RFC 9110 `tchar`: `[!#$%&'*+\-.^_`|~0-9A-Za-z]`, what a header name,
+/// a media type's parts and a cookie name are made of.
+#[doc(hidden)]
+pub fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
 /// JavaScript's `\s` class (WhiteSpace plus LineTerminator), which is also what
 /// `String.prototype.trim` removes; several of Express's helpers split and trim
 /// with it.
-pub(crate) fn is_js_whitespace(c: char) -> bool {
+#[doc(hidden)]
+pub fn is_js_whitespace(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
@@ -47,7 +62,8 @@ pub(crate) fn is_js_whitespace(c: char) -> bool {
 /// The first `b` in `hay`. Lines are short: a word at a time for the first
 /// few words costs less than `memchr`'s dispatch, which takes over after.
 #[inline]
-pub(crate) fn find_byte(b: u8, hay: &[u8]) -> Option<usize> {
+#[doc(hidden)]
+pub fn find_byte(b: u8, hay: &[u8]) -> Option<usize> {
     find_in_words(
         hay,
         32,
@@ -57,13 +73,15 @@ pub(crate) fn find_byte(b: u8, hay: &[u8]) -> Option<usize> {
 }
 
 /// `b` in every byte of a word.
-pub(crate) const fn repeat(b: u8) -> u64 {
+#[doc(hidden)]
+pub const fn repeat(b: u8) -> u64 {
     u64::from_le_bytes([b; 8])
 }
 
 /// The high bit of each zero byte of `x` is set, and possibly of bytes above
 /// the lowest zero one: the lowest set bit is exact, which is all a search needs.
-pub(crate) const fn zero_bytes(x: u64) -> u64 {
+#[doc(hidden)]
+pub const fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(repeat(1)) & !x & repeat(0x80)
 }
 
@@ -73,7 +91,8 @@ pub(crate) const fn zero_bytes(x: u64) -> u64 {
 /// word at a time, a short tail through one overlapping word; `long`
 /// searches the rest. Always inlined, so that `hit` is.
 #[inline(always)]
-pub(crate) fn find_in_words(
+#[doc(hidden)]
+pub fn find_in_words(
     hay: &[u8],
     limit: usize,
     hit: impl Fn(u64) -> u64,
@@ -111,7 +130,8 @@ pub(crate) fn find_in_words(
 
 /// The eight bytes of `s` from `i` as a word (native order).
 #[inline(always)]
-pub(crate) fn word_at(s: &[u8], i: usize) -> u64 {
+#[doc(hidden)]
+pub fn word_at(s: &[u8], i: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&s[i..i + 8]);
     u64::from_ne_bytes(w)
@@ -119,7 +139,8 @@ pub(crate) fn word_at(s: &[u8], i: usize) -> u64 {
 
 /// The four bytes of `s` from `i` as a half word (native order).
 #[inline(always)]
-pub(crate) fn half_at(s: &[u8], i: usize) -> u32 {
+#[doc(hidden)]
+pub fn half_at(s: &[u8], i: usize) -> u32 {
     let mut w = [0u8; 4];
     w.copy_from_slice(&s[i..i + 4]);
     u32::from_ne_bytes(w)
@@ -127,14 +148,16 @@ pub(crate) fn half_at(s: &[u8], i: usize) -> u32 {
 
 /// [`same_bytes`] for strings.
 #[inline]
-pub(crate) fn same_str(a: &str, b: &str) -> bool {
+#[doc(hidden)]
+pub fn same_str(a: &str, b: &str) -> bool {
     same_bytes(a.as_bytes(), b.as_bytes())
 }
 
 /// `a == b`, a word at a time: for the short names and labels routing
 /// compares, a `memcmp` call costs more than the comparison itself.
 #[inline]
-pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+#[doc(hidden)]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let (word, half) = (word_at, half_at);
     let n = a.len();
     if n != b.len() {

@@ -1,7 +1,7 @@
 //! HTML escaping exactly as the `escape-html` 1.0.3 package does it.
 //!
 //! ```
-//! use webfw::http::escape_html::escape_html;
+//! use webfw_http::escape_html::escape_html;
 //! assert_eq!(escape_html(r#"<a href="x">Tom & Jerry's</a>"#),
 //!            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
 //! assert!(matches!(escape_html("plain"), std::borrow::Cow::Borrowed("plain")));
@@ -14,7 +14,7 @@ use std::borrow::Cow;
 /// Returns the input unchanged (borrowed) when none of them occurs.
 ///
 /// ```
-/// use webfw::http::escape_html::escape_html;
+/// use webfw_http::escape_html::escape_html;
 /// assert_eq!(escape_html(r#"<a href="x">Tom & Jerry's</a>"#),
 ///            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
 /// assert!(matches!(escape_html("plain"), std::borrow::Cow::Borrowed("plain")));

@@ -8,7 +8,7 @@
 //! value matches nothing); the types given are compared as written.
 //!
 //! ```
-//! use webfw::http::type_is::has_body;
+//! use webfw_http::type_is::has_body;
 //! assert!(has_body(None, Some("0")));
 //! assert!(has_body(Some("chunked"), None));
 //! assert!(!has_body(None, None));
@@ -21,7 +21,7 @@ use std::borrow::Cow;
 /// `Transfer-Encoding` header or a numeric `Content-Length` (even `0`).
 ///
 /// ```
-/// use webfw::http::type_is::has_body;
+/// use webfw_http::type_is::has_body;
 /// assert!(has_body(None, Some("0")));
 /// assert!(has_body(Some("chunked"), None));
 /// assert!(!has_body(None, None));
@@ -59,7 +59,7 @@ fn js_number_is_finite(v: &str) -> bool {
 /// (bad characters, a space before `;`, a malformed parameter).
 ///
 /// ```
-/// use webfw::http::type_is::normalize_content_type;
+/// use webfw_http::type_is::normalize_content_type;
 /// assert_eq!(normalize_content_type("Application/JSON; charset=utf-8").as_deref(), Some("application/json"));
 /// assert_eq!(normalize_content_type("text/plain;"), None);
 /// assert_eq!(normalize_content_type("nope"), None);
@@ -100,10 +100,6 @@ fn valid_name(name: &str, extra: &[u8]) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
 }
 
-fn is_token(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&c)
-}
-
 /// media-typer's parameter list: `; *token *= *(token|quoted) *`, repeated
 /// back to back to the end of the value.
 fn params_valid(s: &str) -> bool {
@@ -121,7 +117,7 @@ fn params_valid(s: &str) -> bool {
         i += 1;
         skip_spaces(&mut i);
         let start = i;
-        while i < b.len() && is_token(b[i]) {
+        while i < b.len() && crate::is_tchar(b[i]) {
             i += 1;
         }
         if i == start {
@@ -154,7 +150,7 @@ fn params_valid(s: &str) -> bool {
             i += 1;
         } else {
             let start = i;
-            while i < b.len() && is_token(b[i]) {
+            while i < b.len() && crate::is_tchar(b[i]) {
                 i += 1;
             }
             if i == start {
@@ -227,7 +223,7 @@ fn mime_match(expected: &str, actual: &str) -> bool {
 /// is missing or malformed.
 ///
 /// ```
-/// use webfw::http::type_is::type_is;
+/// use webfw_http::type_is::type_is;
 /// let ct = Some("application/vnd.api+json; charset=utf-8");
 /// assert_eq!(type_is(ct, &["json"]), None);
 /// assert_eq!(type_is(ct, &["+json"]).as_deref(), Some("application/vnd.api+json"));
@@ -252,7 +248,7 @@ pub fn type_is<S: AsRef<str>>(content_type: Option<&str>, types: &[S]) -> Option
 /// Whether `typeis(contentType, types)` finds a match (a non-empty list).
 ///
 /// ```
-/// use webfw::http::type_is::matches;
+/// use webfw_http::type_is::matches;
 /// assert!(matches(Some("application/json; charset=utf-8"), &["json"]));
 /// assert!(!matches(Some("text/plain"), &["json"]));
 /// ```

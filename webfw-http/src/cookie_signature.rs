@@ -4,7 +4,7 @@
 //! way round.
 //!
 //! ```
-//! use webfw::http::cookie_signature::sign;
+//! use webfw_http::cookie_signature::sign;
 //! assert_eq!(
 //!     sign("hello", "conformance-secret"),
 //!     "hello.wy5O5hbgeVSMtbnyN5HEkJoPUihodQqb+zg4hcjpr28"
@@ -27,7 +27,7 @@ fn mac(value: &str, secret: &str) -> String {
 /// `sign(value, secret)`: `value.signature`.
 ///
 /// ```
-/// use webfw::http::cookie_signature::sign;
+/// use webfw_http::cookie_signature::sign;
 /// assert_eq!(
 ///     sign("hello", "conformance-secret"),
 ///     "hello.wy5O5hbgeVSMtbnyN5HEkJoPUihodQqb+zg4hcjpr28"
@@ -42,7 +42,7 @@ pub fn sign(value: &str, secret: &str) -> String {
 /// difference is.
 ///
 /// ```
-/// use webfw::http::cookie_signature::{sign, unsign};
+/// use webfw_http::cookie_signature::{sign, unsign};
 /// let signed = sign("tobi", "keyboard cat");
 /// assert_eq!(unsign(&signed, "keyboard cat"), Some("tobi"));
 /// assert_eq!(unsign(&signed, "other secret"), None);

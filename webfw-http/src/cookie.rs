@@ -4,7 +4,7 @@
 //! `Partitioned`, `Priority`, `SameSite`).
 //!
 //! ```
-//! use webfw::http::cookie::{Attributes, parse, serialize};
+//! use webfw_http::cookie::{Attributes, parse, serialize};
 //! let set = serialize("id", "42", &Attributes { path: Some("/"), ..Default::default() }).unwrap();
 //! assert_eq!(set, "id=42; Path=/");
 //! assert_eq!(parse("id=42"), [("id".to_owned(), "42".to_owned())]);
@@ -17,7 +17,7 @@ use std::str::FromStr;
 /// `TypeError` messages.
 ///
 /// ```
-/// use webfw::http::cookie::{Attributes, CookieError, serialize};
+/// use webfw_http::cookie::{Attributes, CookieError, serialize};
 /// let err = serialize("bad name", "v", &Attributes::default()).unwrap_err();
 /// assert_eq!(err, CookieError::Name);
 /// ```
@@ -61,7 +61,7 @@ impl std::error::Error for CookieError {}
 /// The `SameSite` attribute (`sameSite: true` is `Strict`).
 ///
 /// ```
-/// use webfw::http::cookie::SameSite;
+/// use webfw_http::cookie::SameSite;
 /// assert_eq!("Lax".parse::<SameSite>(), Ok(SameSite::Lax));
 /// assert!("sideways".parse::<SameSite>().is_err());
 /// ```
@@ -81,7 +81,7 @@ impl FromStr for SameSite {
     /// Case-insensitive `strict`, `lax` or `none`, as the package accepts.
     ///
     /// ```
-    /// use webfw::http::cookie::SameSite;
+    /// use webfw_http::cookie::SameSite;
     /// assert_eq!("Lax".parse::<SameSite>(), Ok(SameSite::Lax));
     /// assert!("sideways".parse::<SameSite>().is_err());
     /// ```
@@ -98,7 +98,7 @@ impl FromStr for SameSite {
 /// The `Priority` attribute (a Chrome extension).
 ///
 /// ```
-/// use webfw::http::cookie::{Attributes, Priority, serialize};
+/// use webfw_http::cookie::{Attributes, Priority, serialize};
 /// let attrs = Attributes { priority: Some(Priority::High), ..Default::default() };
 /// assert_eq!(serialize("a", "b", &attrs).unwrap(), "a=b; Priority=High");
 /// ```
@@ -118,7 +118,7 @@ impl FromStr for Priority {
     /// Case-insensitive `low`, `medium` or `high`.
     ///
     /// ```
-    /// use webfw::http::cookie::Priority;
+    /// use webfw_http::cookie::Priority;
     /// assert_eq!("HIGH".parse::<Priority>(), Ok(Priority::High));
     /// assert!("urgent".parse::<Priority>().is_err());
     /// ```
@@ -135,7 +135,7 @@ impl FromStr for Priority {
 /// The attributes [`serialize`] writes, as the package takes them.
 ///
 /// ```
-/// use webfw::http::cookie::{Attributes, serialize};
+/// use webfw_http::cookie::{Attributes, serialize};
 /// let attrs = Attributes { max_age: Some(60.0), secure: true, ..Default::default() };
 /// assert_eq!(serialize("a", "b", &attrs).unwrap(), "a=b; Max-Age=60; Secure");
 /// ```
@@ -159,10 +159,6 @@ pub struct Attributes<'a> {
     pub priority: Option<Priority>,
     /// `SameSite`.
     pub same_site: Option<SameSite>,
-}
-
-fn is_token_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 /// `cookie-octet`s, optionally inside one pair of double quotes.
@@ -200,7 +196,7 @@ fn is_valid_path(p: &str) -> bool {
 /// `-_.!~*'()` as `%XX` of its UTF-8 bytes.
 ///
 /// ```
-/// use webfw::http::cookie::encode_uri_component;
+/// use webfw_http::cookie::encode_uri_component;
 /// assert_eq!(encode_uri_component("a b;c=d,\u{e9}"), "a%20b%3Bc%3Dd%2C%C3%A9");
 /// ```
 pub fn encode_uri_component(s: &str) -> String {
@@ -222,7 +218,7 @@ pub fn encode_uri_component(s: &str) -> String {
 /// `None` outside the Date range (±8.64e15 ms).
 ///
 /// ```
-/// use webfw::http::cookie::utc_string;
+/// use webfw_http::cookie::utc_string;
 /// assert_eq!(utc_string(1.0).unwrap(), "Thu, 01 Jan 1970 00:00:00 GMT");
 /// ```
 pub fn utc_string(ms: f64) -> Option<String> {
@@ -248,13 +244,13 @@ pub fn utc_string(ms: f64) -> Option<String> {
 /// [`encode_uri_component`]). The value is checked after encoding.
 ///
 /// ```
-/// use webfw::http::cookie::{Attributes, SameSite, serialize};
+/// use webfw_http::cookie::{Attributes, SameSite, serialize};
 /// let attrs = Attributes { path: Some("/"), http_only: true, same_site: Some(SameSite::Lax), ..Default::default() };
 /// assert_eq!(serialize("id", "42", &attrs).unwrap(), "id=42; Path=/; HttpOnly; SameSite=Lax");
 /// assert!(serialize("bad name", "v", &attrs).is_err());
 /// ```
 pub fn serialize(name: &str, encoded: &str, attrs: &Attributes<'_>) -> Result<String, CookieError> {
-    if name.is_empty() || !name.bytes().all(is_token_char) {
+    if name.is_empty() || !name.bytes().all(crate::is_tchar) {
         return Err(CookieError::Name);
     }
     if !is_valid_value(encoded) {
@@ -318,7 +314,7 @@ pub fn serialize(name: &str, encoded: &str, attrs: &Attributes<'_>) -> Result<St
 /// character per byte, see [`latin1`]).
 ///
 /// ```
-/// use webfw::http::cookie::parse;
+/// use webfw_http::cookie::parse;
 /// assert_eq!(
 ///     parse("a=1; b=caf%C3%A9; a=2; junk; q=\"x\""),
 ///     [("a".to_owned(), "1".to_owned()), ("b".to_owned(), "café".to_owned()), ("q".to_owned(), "x".to_owned())]
@@ -367,7 +363,7 @@ pub fn parse(header: &str) -> Vec<(String, String)> {
 /// A header value as Node reads it: each byte one character (Latin-1).
 ///
 /// ```
-/// assert_eq!(webfw::http::cookie::latin1(b"caf\xe9"), "café");
+/// assert_eq!(webfw_http::cookie::latin1(b"caf\xe9"), "café");
 /// ```
 pub fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()

@@ -1,7 +1,7 @@
 //! `Vary` header merging exactly as the `vary` 1.1.2 package does it (`res.vary`).
 //!
 //! ```
-//! use webfw::http::vary::{VaryError, append_vary};
+//! use webfw_http::vary::{VaryError, append_vary};
 //! assert_eq!(append_vary(None, &["bad name"]).unwrap_err(), VaryError::InvalidHeaderName);
 //! ```
 
@@ -10,7 +10,7 @@ use std::fmt;
 /// Why a `Vary` update was refused; the texts are the package's `TypeError` messages.
 ///
 /// ```
-/// use webfw::http::vary::{VaryError, append_vary};
+/// use webfw_http::vary::{VaryError, append_vary};
 /// assert_eq!(append_vary(None, &["bad name"]).unwrap_err(), VaryError::InvalidHeaderName);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl std::error::Error for VaryError {}
 /// appended in the case given, joined with `, ` to the unchanged existing text.
 ///
 /// ```
-/// use webfw::http::vary::append_vary;
+/// use webfw_http::vary::append_vary;
 /// assert_eq!(append_vary(None, &["Accept"]).unwrap(), "Accept");
 /// assert_eq!(append_vary(Some("Accept"), &["accept, Origin", "User-Agent"]).unwrap(),
 ///            "Accept, Origin, User-Agent");
@@ -64,7 +64,7 @@ pub fn append_vary(current: Option<&str>, fields: &[&str]) -> Result<String, Var
 /// commas: the array form `res.vary(['a', 'b'])`, where `'a, b'` is an invalid name.
 ///
 /// ```
-/// use webfw::http::vary::append_vary_fields;
+/// use webfw_http::vary::append_vary_fields;
 /// assert_eq!(append_vary_fields(Some("Accept"), &["Origin"]).unwrap(), "Accept, Origin");
 /// assert!(append_vary_fields(None, &["Accept, Origin"]).is_err());
 /// ```
@@ -105,10 +105,9 @@ fn parse_list(s: &str) -> impl Iterator<Item = &str> {
     s.split(',').map(|piece| piece.trim_matches(' '))
 }
 
-/// `/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/`: an HTTP token, the same check the
-/// logger applies to header names.
+/// `/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/`: an HTTP token.
 fn is_field_name(s: &str) -> bool {
-    webfw_pattern::logfmt::is_header_name(s)
+    !s.is_empty() && s.bytes().all(crate::is_tchar)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Conditional-GET freshness exactly as the `fresh` 0.5.2 package decides it (`req.fresh`).
 //!
 //! ```
-//! use webfw::http::fresh::is_fresh;
+//! use webfw_http::fresh::is_fresh;
 //! let etag = Some(r#"W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#);
 //! assert!(is_fresh(Some(r#""5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#), None, None, etag, None));
 //! assert!(!is_fresh(Some(r#""other""#), None, None, etag, None));
@@ -29,7 +29,7 @@ use std::time::SystemTime;
 /// V8's `Date.parse`; a date it rejects counts as unparsable.
 ///
 /// ```
-/// use webfw::http::fresh::is_fresh;
+/// use webfw_http::fresh::is_fresh;
 /// let etag = Some(r#"W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#);
 /// assert!(is_fresh(Some(r#""5-qvTGHdzF6KLavt4PO0gs2a6pQ00""#), None, None, etag, None));
 /// assert!(!is_fresh(Some(r#""other""#), None, None, etag, None));

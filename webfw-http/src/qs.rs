@@ -18,7 +18,7 @@
 //! cannot exhaust the stack.
 //!
 //! ```
-//! assert_eq!(webfw::http::qs::MAX_DEPTH, 1000);
+//! assert_eq!(webfw_http::qs::MAX_DEPTH, 1000);
 //! ```
 
 use std::borrow::Cow;
@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 /// `strict_depth`).
 ///
 /// ```
-/// assert_eq!(webfw::http::qs::MAX_DEPTH, 1000);
+/// assert_eq!(webfw_http::qs::MAX_DEPTH, 1000);
 /// ```
 pub const MAX_DEPTH: usize = 1000;
 
@@ -45,7 +45,7 @@ pub const MAX_DEPTH: usize = 1000;
 /// `parameterLimit` 1000, `strictDepth` false, `allowPrototypes` true).
 ///
 /// ```
-/// use webfw::http::qs::QsOptions;
+/// use webfw_http::qs::QsOptions;
 /// let urlencoded = QsOptions { depth: 32, array_limit: 100, strict_depth: true, ..QsOptions::default() };
 /// assert_eq!(urlencoded.parameter_limit, 1000);
 /// ```
@@ -81,7 +81,7 @@ impl Default for QsOptions {
 /// Why [`parse`] rejected its input.
 ///
 /// ```
-/// use webfw::http::qs::{parse, QsError, QsOptions};
+/// use webfw_http::qs::{parse, QsError, QsOptions};
 /// let opts = QsOptions { depth: 1, strict_depth: true, ..QsOptions::default() };
 /// let err = parse("a[b][c]=1", &opts).unwrap_err();
 /// assert_eq!(err, QsError::DepthExceeded);
@@ -109,7 +109,7 @@ impl std::error::Error for QsError {}
 /// The result is always a JSON object whose leaves are strings.
 ///
 /// ```
-/// use webfw::http::qs::{parse, QsOptions};
+/// use webfw_http::qs::{parse, QsOptions};
 /// let v = parse("a[]=1&a[]=2&b[c]=d+e&a[1000]=x", &QsOptions::default()).unwrap();
 /// assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"a":{"0":"1","1":"2","1000":"x"},"b":{"c":"d e"}}"#);
 /// let v = parse("x[1]=b&x[0]=a", &QsOptions::default()).unwrap();
@@ -408,7 +408,8 @@ fn decode(s: &str) -> String {
 /// Every `%` must start `%XX`, and the escaped bytes must form valid UTF-8. Decoding all
 /// escapes and validating the whole byte string is equivalent, because literal text is
 /// already valid UTF-8 and so can neither complete nor continue an escaped sequence.
-pub(crate) fn decode_uri_component(s: &str) -> Option<String> {
+#[doc(hidden)]
+pub fn decode_uri_component(s: &str) -> Option<String> {
     if !s.contains('%') {
         return Some(s.to_owned());
     }
@@ -772,7 +773,8 @@ fn merge_entries(
 // JavaScript number and property-key helpers.
 
 /// The V8 "array index" a property key denotes: canonical decimal below 2^32 − 1.
-pub(crate) fn array_index(key: &str) -> Option<u32> {
+#[doc(hidden)]
+pub fn array_index(key: &str) -> Option<u32> {
     let b = key.as_bytes();
     if b.is_empty() || b.len() > 10 || !b.iter().all(u8::is_ascii_digit) {
         return None;

@@ -11,7 +11,7 @@
 //! insertion order), so `serde_json::to_string` of the result equals `JSON.stringify` in Node.
 //!
 //! ```
-//! use webfw::http::querystring::parse;
+//! use webfw_http::querystring::parse;
 //! let v = parse("a[]=1&a[]=2&b=x+y&=c", 1000);
 //! assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"a[]":["1","2"],"b":"x y","":"c"}"#);
 //! assert_eq!(parse("a=%E0%A4%A", 1000), serde_json::json!({"a": "\u{FFFD}%A"}));
@@ -30,7 +30,7 @@ use super::qs::{array_index, decode_uri_component, hex_value};
 /// strings, or arrays of strings for repeated keys.
 ///
 /// ```
-/// use webfw::http::querystring::parse;
+/// use webfw_http::querystring::parse;
 /// let v = parse("a[]=1&a[]=2&b=x+y&=c", 1000);
 /// assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"a[]":["1","2"],"b":"x y","":"c"}"#);
 /// assert_eq!(parse("a=%E0%A4%A", 1000), serde_json::json!({"a": "\u{FFFD}%A"}));
