@@ -86,7 +86,10 @@ def walk(doc):
                     name = use.get("name")
                     if target is not None and str(target) in index:
                         queue.append((target, f"{path}::{name}"))
-                    elif ("extern", f"{path}::{name}") not in out:
+                    elif str(target) not in seen:
+                        # An item of another crate (a macro of webfw-macros,
+                        # a type of webfw-http): once, at its shortest path.
+                        seen.add(str(target))
                         out.append(("extern", f"{path}::{name}"))
                 elif c.get("name"):
                     queue.append((child, f"{path}::{c['name']}"))
