@@ -1,8 +1,9 @@
 //! `webfw::multer` over real sockets: disk storage, every limit code with
-//! multer's message and field, the file filter, and hostile bodies (a 2 GiB
-//! upload past `fileSize`, a cut form, a boundary line that never ends,
-//! 10,000 tiny parts, 1 MiB of part headers), each answered as multer
-//! answers it while the server's memory stays bounded.
+//! multer's message and field, the file filter, the memory bound, and
+//! hostile bodies (a 2 GiB upload past `fileSize`, 256 MiB past the memory
+//! bound, a cut form, a boundary line that never ends, 10,000 tiny parts,
+//! 1 MiB of part headers), each answered as multer answers it while the
+//! server's memory stays bounded.
 
 mod common;
 
@@ -437,6 +438,66 @@ async fn text_fields_follow_append_field_and_other_bodies_pass() {
 }
 
 // ---------------------------------------------------------------------------------------------
+#[tokio::test]
+async fn memory_storage_holds_no_more_than_its_memory_limit() {
+    let mut app = webfw::app();
+    let capped = webfw::multer(MulterOptions::new().memory_limit(Some(100)));
+    let lifted = webfw::multer(MulterOptions::new().memory_limit(None));
+    let disk_dir = temp_dir("memory-limit");
+    let disk = webfw::multer(
+        MulterOptions::new()
+            .memory_limit(Some(100))
+            .storage(Storage::disk(DiskStorage::new().destination(&disk_dir))),
+    );
+    app.post("/capped", (capped.any(), result));
+    app.post("/lifted", (lifted.any(), result));
+    app.post("/disk", (disk.any(), result));
+    app.use_(show_error);
+    let server = TestServer::start(app).await;
+    let a100 = "a".repeat(100);
+    let b60 = "b".repeat(60);
+
+    // At the bound exactly: kept.
+    let r = server.raw(post("/capped", &form(&[file("f", "x.txt", &a100)]))).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(json_of(&r)["files"][0]["size"], json!(100));
+
+    // One byte more, in one file or over two: LIMIT_FILE_SIZE on the file
+    // that crossed it.
+    let cases = [
+        form(&[file("f", "x.txt", &format!("{a100}!"))]),
+        form(&[file("one", "1.txt", &b60), file("two", "2.txt", &b60)]),
+        form(&[text("t", &b60), file("two", "2.txt", &b60)]),
+    ];
+    for (body, field) in cases.iter().zip(["f", "two", "two"]) {
+        let r = server.raw(post("/capped", body)).await;
+        assert_eq!(r.status, 400);
+        assert_eq!(
+            json_of(&r),
+            json!({"name": "MulterError", "code": "LIMIT_FILE_SIZE", "message": "File too large",
+                   "field": field, "filename": if field == "f" { "x.txt" } else { "2.txt" }})
+        );
+    }
+
+    // A text field that crosses it: LIMIT_FIELD_VALUE on that field.
+    let r = server.raw(post("/capped", &form(&[file("f", "x.txt", &b60), text("t", &b60)]))).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(json_of(&r)["code"], json!("LIMIT_FIELD_VALUE"));
+    assert_eq!(json_of(&r)["field"], json!("t"));
+
+    // `None` is multer's own default: no bound.
+    let big = "c".repeat(200_000);
+    let r = server.raw(post("/lifted", &form(&[file("f", "x.txt", &big)]))).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(json_of(&r)["files"][0]["size"], json!(200_000));
+
+    // Files on disk are not held in memory, so they do not count.
+    let r = server.raw(post("/disk", &form(&[file("f", "x.txt", &big)]))).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(json_of(&r)["files"][0]["size"], json!(200_000));
+    let _ = std::fs::remove_dir_all(&disk_dir);
+}
+
 // Hostile bodies, with the process's memory watched.
 
 /// `VmHWM` (the peak resident set) of this process, in KiB.
@@ -501,6 +562,7 @@ async fn hostile_bodies_get_multers_answers_in_bounded_memory() {
     let counted = webfw::multer(MulterOptions::new().limits(Limits::new().parts(1000)));
     let open = webfw::multer(MulterOptions::new());
     app.post("/small", (small.any(), result));
+    app.post("/default", (open.any(), result));
     app.post("/disk", (disk.any(), result));
     app.post("/counted", (counted.none(), result));
     app.post("/open", (open.none(), result));
@@ -520,6 +582,20 @@ async fn hostile_bodies_get_multers_answers_in_bounded_memory() {
         file_head.as_bytes(),
         b"0123456789abcdef",
         2 << 30,
+        end.as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 400);
+    assert_eq!(json_of(&r)["code"], json!("LIMIT_FILE_SIZE"));
+
+    // 256 MiB with no limits set: memory storage's own bound (16 MiB)
+    // refuses it, where npm's multer would hold it all.
+    let r = stream_post(
+        &server,
+        "/default",
+        file_head.as_bytes(),
+        b"0123456789abcdef",
+        256 << 20,
         end.as_bytes(),
     )
     .await;

@@ -188,9 +188,17 @@ struct Upload<'m> {
     files_left: Vec<(String, u64)>,
     done: Vec<File>,
     current: Option<Current>,
+    /// Bytes the form holds in memory (`MulterOptions::memory_limit`).
+    held: u64,
 }
 
 impl Upload<'_> {
+    /// Counts `n` more bytes held in memory; `false` once past the bound.
+    fn hold(&mut self, n: usize) -> bool {
+        self.held = self.held.saturating_add(n as u64);
+        self.mw.options.memory_limit.is_none_or(|l| self.held <= l)
+    }
+
     fn limits(&self) -> &super::Limits {
         &self.mw.options.limits
     }
@@ -205,7 +213,7 @@ impl Upload<'_> {
             } => {
                 let raw = name.ok_or_else(|| code("MISSING_FIELD_NAME", None))?;
                 let name = decode_form_data_name(&raw);
-                if truncated {
+                if truncated || !self.hold(value.as_ref().map_or(0, String::len)) {
                     return Err(code("LIMIT_FIELD_VALUE", Some(&name)));
                 }
                 if self
@@ -293,6 +301,21 @@ impl Upload<'_> {
     }
 
     async fn write(&mut self, data: &Bytes) -> std::result::Result<(), Error> {
+        let in_memory = matches!(
+            self.current,
+            Some(Current {
+                sink: Some(Sink::Memory(_)),
+                ..
+            })
+        );
+        if in_memory && !self.hold(data.len()) {
+            let c = self.current.as_ref().map(|c| &c.file);
+            return Err(
+                MulterError::new("LIMIT_FILE_SIZE", c.map(|f| f.fieldname.as_str()))
+                    .with_filename(c.map_or("", |f| f.originalname.as_str()))
+                    .into_error(),
+            );
+        }
         if let Some(Current {
             sink: Some(sink), ..
         }) = self.current.as_mut()
@@ -425,6 +448,7 @@ impl MulterMiddleware {
                 .collect(),
             done: Vec::new(),
             current: None,
+            held: 0,
         };
         let mut body = req.take_body();
         let mut events = Vec::new();

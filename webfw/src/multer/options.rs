@@ -13,7 +13,9 @@ pub(crate) type FileFilter = dyn Fn(&Request, &File) -> Result<bool, Error> + Se
 
 /// Options of [`multer`](super::multer()); the defaults are multer's
 /// (memory storage, every file accepted, no limits but `fieldSize` 1 MiB,
-/// parameters read as latin1, fields as UTF-8).
+/// parameters read as latin1, fields as UTF-8), with one bound multer does
+/// not have: one request's form may hold at most 16 MiB in memory (see
+/// [`memory_limit`](MulterOptions::memory_limit)).
 ///
 /// ```
 /// use webfw::multer::{MulterOptions, Limits};
@@ -30,7 +32,11 @@ pub struct MulterOptions {
     pub(crate) preserve_path: bool,
     pub(crate) def_param_charset: String,
     pub(crate) def_charset: String,
+    pub(crate) memory_limit: Option<u64>,
 }
+
+/// What one request's form may hold in memory unless the app says otherwise.
+pub(crate) const DEFAULT_MEMORY_LIMIT: u64 = 16 << 20;
 
 impl Default for MulterOptions {
     fn default() -> Self {
@@ -41,6 +47,7 @@ impl Default for MulterOptions {
             preserve_path: false,
             def_param_charset: "latin1".to_owned(),
             def_charset: "utf8".to_owned(),
+            memory_limit: Some(DEFAULT_MEMORY_LIMIT),
         }
     }
 }
@@ -51,6 +58,7 @@ impl std::fmt::Debug for MulterOptions {
             .field("storage", &self.storage)
             .field("limits", &self.limits)
             .field("preserve_path", &self.preserve_path)
+            .field("memory_limit", &self.memory_limit)
             .finish_non_exhaustive()
     }
 }
@@ -117,6 +125,23 @@ impl MulterOptions {
     /// ```
     pub fn preserve_path(mut self, on: bool) -> MulterOptions {
         self.preserve_path = on;
+        self
+    }
+
+    /// The most bytes one request's form may hold in memory: the files
+    /// memory storage keeps plus the text fields' values (default 16 MiB).
+    /// npm's multer has no such bound, so with memory storage and no
+    /// `limits.fileSize` a client could make it hold any amount; here one
+    /// byte more fails the upload with `LIMIT_FILE_SIZE` (a file crossed
+    /// it) or `LIMIT_FIELD_VALUE` (a field did), as multer's own limits do.
+    /// `None` lifts the bound, as in multer; disk storage's files do not
+    /// count, since they are written out as they arrive.
+    ///
+    /// ```
+    /// let opts = webfw::multer::MulterOptions::new().memory_limit(Some(64 << 20));
+    /// ```
+    pub fn memory_limit(mut self, bytes: Option<u64>) -> MulterOptions {
+        self.memory_limit = bytes;
         self
     }
 

@@ -32,8 +32,10 @@ enum Kind {
 }
 
 impl Storage {
-    /// `multer.memoryStorage()`: each file's bytes in `file.buffer`. Bound
-    /// it with `limits.fileSize`.
+    /// `multer.memoryStorage()`: each file's bytes in `file.buffer`; one
+    /// request's files and fields hold at most
+    /// [`MulterOptions::memory_limit`](super::MulterOptions::memory_limit)
+    /// (16 MiB unless set), and `limits.fileSize` bounds each file.
     ///
     /// ```
     /// let s = webfw::multer::Storage::memory();

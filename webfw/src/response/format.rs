@@ -170,6 +170,7 @@ impl Response {
     /// chosen branch is started at once and the returned future finishes it.
     ///
     /// ```no_run
+    /// use webfw::Format;
     /// use webfw::prelude::*;
     ///
     /// async fn users(_req: &mut Request, res: &mut Response) -> Result {
