@@ -75,7 +75,7 @@ pub use macros::{
 pub use method_override::{MethodGetter, MethodOverride, method_override};
 /// The minijinja version [`view::MiniJinja`] is built on, for the
 /// `Environment` given to [`view::MiniJinja::from_env`] without a version
-/// pinned by hand. Needs the `minijinja` feature (on by default).
+/// pinned by hand. Needs the `minijinja` feature.
 #[cfg(feature = "minijinja")]
 pub use minijinja;
 #[cfg(feature = "multer")]
