@@ -43,6 +43,7 @@ mod compressible_table;
 mod decide;
 mod encoder;
 mod options;
+mod pool;
 
 use std::sync::Arc;
 
