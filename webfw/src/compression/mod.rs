@@ -19,7 +19,8 @@
 //! is, as the package keeps it.
 //!
 //! Bodies sent whole (`res.send`, `res.json`, small files) are compressed
-//! in one call and sent with their compressed length; streamed ones
+//! in one call and sent with their compressed length (Node sends the same
+//! bytes chunked); streamed ones
 //! (`res.write`, large files through `res.send_file` and
 //! [`static_`](crate::static_), ranges included) are compressed chunk by
 //! chunk under the response's usual backpressure, and
