@@ -17,6 +17,8 @@
 mod body;
 #[path = "conformance/cookies.rs"]
 mod cookies;
+#[path = "conformance/eco_compression.rs"]
+mod eco_compression;
 #[path = "conformance/eco_cors.rs"]
 mod eco_cors;
 #[path = "conformance/eco_csession.rs"]
@@ -25,6 +27,8 @@ mod eco_csession;
 mod eco_favicon;
 #[path = "conformance/eco_helmet.rs"]
 mod eco_helmet;
+#[path = "conformance/eco_multer.rs"]
+mod eco_multer;
 #[path = "conformance/eco_override.rs"]
 mod eco_override;
 #[path = "conformance/eco_ratelimit.rs"]
@@ -33,8 +37,6 @@ mod eco_ratelimit;
 mod eco_response_time;
 #[path = "conformance/eco_vhost.rs"]
 mod eco_vhost;
-#[path = "conformance/eco_multer.rs"]
-mod eco_multer;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]
@@ -109,6 +111,7 @@ fn main() -> std::io::Result<()> {
     eco_csession::routes(&mut app);
     eco_ratelimit::routes(&mut app);
     eco_cors::routes(&mut app);
+    eco_compression::routes(&mut app, &cfg.fixtures);
     eco_helmet::routes(&mut app);
     eco_vhost::routes(&mut app);
     eco_favicon::routes(&mut app, &cfg.fixtures);

@@ -2,6 +2,8 @@
 
 pub mod app;
 pub mod body;
+#[cfg(feature = "compression")]
+pub mod compression;
 mod cookie_parser;
 #[cfg(feature = "cookie-session")]
 pub mod cookie_session;
@@ -20,10 +22,10 @@ pub mod logger;
 mod macros;
 #[cfg(feature = "method-override")]
 mod method_override;
-#[cfg(feature = "rate-limit")]
-pub mod rate_limit;
 #[cfg(feature = "multer")]
 pub mod multer;
+#[cfg(feature = "rate-limit")]
+pub mod rate_limit;
 mod request;
 mod response;
 #[cfg(feature = "response-time")]
@@ -50,6 +52,8 @@ pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
+#[cfg(feature = "compression")]
+pub use compression::compression;
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 #[cfg(feature = "cookie-session")]
 pub use cookie_session::cookie_session;
@@ -79,6 +83,8 @@ pub use method_override::{MethodGetter, MethodOverride, method_override};
 /// pinned by hand. Needs the `minijinja` feature (on by default).
 #[cfg(feature = "minijinja")]
 pub use minijinja;
+#[cfg(feature = "multer")]
+pub use multer::multer;
 #[cfg(feature = "rate-limit")]
 pub use rate_limit::rate_limit;
 /// The redis version [`session::RedisStore`] is built on, for a client the
@@ -86,8 +92,6 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-#[cfg(feature = "multer")]
-pub use multer::multer;
 pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
