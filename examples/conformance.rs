@@ -17,6 +17,8 @@
 mod body;
 #[path = "conformance/cookies.rs"]
 mod cookies;
+#[path = "conformance/eco_compression.rs"]
+mod eco_compression;
 #[path = "conformance/eco_cors.rs"]
 mod eco_cors;
 #[path = "conformance/eco_csession.rs"]
@@ -109,6 +111,7 @@ fn main() -> std::io::Result<()> {
     eco_csession::routes(&mut app);
     eco_ratelimit::routes(&mut app);
     eco_cors::routes(&mut app);
+    eco_compression::routes(&mut app, &cfg.fixtures);
     eco_helmet::routes(&mut app);
     eco_vhost::routes(&mut app);
     eco_favicon::routes(&mut app, &cfg.fixtures);

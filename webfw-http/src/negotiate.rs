@@ -18,7 +18,10 @@
 mod charset;
 mod language;
 
-pub use charset::{accepted_charsets, accepted_encodings, preferred_charsets, preferred_encodings};
+pub use charset::{
+    accepted_charsets, accepted_encodings, preferred_charsets, preferred_encodings,
+    preferred_encodings_favouring,
+};
 pub use language::{accepted_languages, preferred_languages};
 
 use std::cmp::Ordering;
@@ -65,6 +68,26 @@ fn rank<E>(
     entries: &[E],
     specify: impl Fn(usize, &E) -> Option<(u8, f64, usize)>,
 ) -> Vec<usize> {
+    let mut kept = acceptable(count, entries, specify);
+    // No q is NaN here (NaN > 0 is false), so this is a total order.
+    kept.sort_by(|a, b| {
+        order_of(first_truthy(&[
+            b.q - a.q,
+            f64::from(b.s) - f64::from(a.s),
+            (a.o - b.o) as f64,
+            a.i as f64 - b.i as f64,
+        ]))
+    });
+    kept.into_iter().map(|p| p.i).collect()
+}
+
+/// Each offer's best matching entry (see [`rank`]), for the offers it
+/// gives a q above 0, in offer order.
+fn acceptable<E>(
+    count: usize,
+    entries: &[E],
+    specify: impl Fn(usize, &E) -> Option<(u8, f64, usize)>,
+) -> Vec<Priority> {
     let mut kept: Vec<Priority> = Vec::new();
     for i in 0..count {
         let mut best = Priority {
@@ -91,16 +114,7 @@ fn rank<E>(
             kept.push(best);
         }
     }
-    // No q is NaN here (NaN > 0 is false), so this is a total order.
-    kept.sort_by(|a, b| {
-        order_of(first_truthy(&[
-            b.q - a.q,
-            f64::from(b.s) - f64::from(a.s),
-            (a.o - b.o) as f64,
-            a.i as f64 - b.i as f64,
-        ]))
-    });
-    kept.into_iter().map(|p| p.i).collect()
+    kept
 }
 
 /// The header's own entries with q > 0, by q then position (negotiator's

@@ -2,6 +2,8 @@
 
 pub mod app;
 pub mod body;
+#[cfg(feature = "compression")]
+pub mod compression;
 mod cookie_parser;
 #[cfg(feature = "cookie-session")]
 pub mod cookie_session;
@@ -49,6 +51,8 @@ pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};
 pub use body::{
     JsonOptions, RawOptions, TextOptions, UrlencodedOptions, json, raw, text, urlencoded,
 };
+#[cfg(feature = "compression")]
+pub use compression::compression;
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 #[cfg(feature = "cookie-session")]
 pub use cookie_session::cookie_session;

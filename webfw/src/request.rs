@@ -175,6 +175,38 @@ impl Request {
         req
     }
 
+    /// A copy of the request without its body or extensions, for a hook
+    /// that runs while the handlers hold the request (the compression
+    /// filter, when the head is written).
+    #[cfg(feature = "compression")]
+    pub(crate) fn snapshot(&self) -> Request {
+        Request {
+            method: self.method.clone(),
+            uri: self.uri.clone(),
+            version: self.version,
+            headers: self.headers.clone(),
+            body: RawBody::Empty,
+            absolute_target: self.absolute_target.clone(),
+            url: self.url.clone(),
+            rewrites: self.rewrites,
+            params: self.params.clone(),
+            query: self.query.clone(),
+            remote: self.remote,
+            secure: self.secure,
+            app: self.app.clone(),
+            top: self.top.clone(),
+            route: self.route.clone(),
+            locals: {
+                let mut locals = InlineOption::none();
+                if let Some(m) = self.locals.as_ref() {
+                    locals.fill(m.clone());
+                }
+                locals
+            },
+            extensions: http::Extensions::new(),
+        }
+    }
+
     /// A request for unit tests of handlers, with no connection behind it.
     ///
     /// ```

@@ -3,7 +3,11 @@
 
 use std::borrow::Cow;
 
-use super::{all_accepted, js_parse_float, params_tail, rank, run_len};
+use std::cmp::Ordering;
+
+use super::{
+    acceptable, all_accepted, first_truthy, js_parse_float, order_of, params_tail, rank, run_len,
+};
 use crate::is_js_whitespace;
 
 struct Token<'a> {
@@ -116,6 +120,48 @@ pub fn preferred_encodings(accept: Option<&str>, provided: &[&str]) -> Vec<usize
     rank(provided.len(), &tokens, |i, spec| {
         specify(provided[i], spec)
     })
+}
+
+/// negotiator 0.6.4's `encodings(provided, preferred)`: as
+/// [`preferred_encodings`], except that among offers of equal q those named
+/// in `preferred` come first, in its order (the compression middleware's
+/// `br` before `gzip`, whatever the header's order).
+///
+/// ```
+/// use webfw::http::negotiate::preferred_encodings_favouring;
+/// let offers = ["br", "gzip", "deflate", "identity"];
+/// assert_eq!(preferred_encodings_favouring(Some("deflate, gzip"), &offers, &["br", "gzip"]), [1, 2, 3]);
+/// assert_eq!(preferred_encodings_favouring(Some("*"), &offers, &["br", "gzip"]), [0, 1, 2, 3]);
+/// assert_eq!(preferred_encodings_favouring(Some("gzip;q=0.5, deflate"), &offers, &["br", "gzip"]), [2, 1, 3]);
+/// ```
+pub fn preferred_encodings_favouring(
+    accept: Option<&str>,
+    provided: &[&str],
+    preferred: &[&str],
+) -> Vec<usize> {
+    let tokens = encoding_entries(accept.unwrap_or(""));
+    let mut kept = acceptable(provided.len(), &tokens, |i, spec| {
+        specify(provided[i], spec)
+    });
+    let place = |i: usize| preferred.iter().position(|p| *p == provided[i]);
+    // No q is NaN (NaN > 0 is false), and the preferred offers come in
+    // one order: a total order.
+    kept.sort_by(|a, b| {
+        if a.q != b.q {
+            return order_of(b.q - a.q);
+        }
+        match (place(a.i), place(b.i)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => order_of(first_truthy(&[
+                f64::from(b.s) - f64::from(a.s),
+                (a.o - b.o) as f64,
+                a.i as f64 - b.i as f64,
+            ])),
+        }
+    });
+    kept.into_iter().map(|p| p.i).collect()
 }
 
 /// negotiator's `encodings()`: every encoding the header accepts, best

@@ -297,3 +297,48 @@ fn repeated_parameters_keep_the_last_value() {
         ["text/html;level=2999", "text/plain"]
     );
 }
+
+/// negotiator 0.6.4 (compression 1.8's) ranks `br, gzip, deflate, identity`
+/// with `br, gzip` preferred; answers recorded under Node 20.
+#[test]
+fn encodings_favouring_preferred_match_negotiator_0_6_4() {
+    let offers = ["br", "gzip", "deflate", "identity"];
+    let cases: &[(&str, &[usize])] = &[
+        ("deflate, gzip", &[1, 2, 3]),
+        ("*", &[0, 1, 2, 3]),
+        ("gzip;q=0.5, deflate", &[2, 1, 3]),
+        ("gzip;q=0, deflate", &[2, 3]),
+        ("gzip;q=0", &[3]),
+        ("", &[3]),
+        ("compress, zstd", &[3]),
+        ("identity", &[3]),
+        ("identity;q=0", &[]),
+        ("*;q=0", &[]),
+        ("br;q=0.8, gzip;q=0.8", &[0, 1, 3]),
+        ("GZIP", &[1, 3]),
+        ("gzip;q=0.5, *;q=0.5", &[0, 1, 2, 3]),
+        ("deflate;q=0.5, identity;q=0.5", &[2, 3]),
+        ("deflate, identity", &[2, 3]),
+        ("identity, deflate", &[3, 2]),
+        ("*, identity;q=0", &[0, 1, 2]),
+        ("gzip;q=abc", &[3]),
+        ("gzip;q=1e0, br;q=.9", &[1, 0, 3]),
+        ("x;q=0.1, deflate;q=0.1", &[2, 3]),
+        (" gzip ; q=0.7 , deflate", &[2, 1, 3]),
+        ("gzip x", &[3]),
+        (";q=1, deflate", &[2, 3]),
+        ("gzip;q=0.5;q=1", &[1, 3]),
+        ("br;level=1;q=0.2, gzip;q=0.3", &[1, 0, 3]),
+        ("*;q=0.5, deflate", &[2, 0, 1, 3]),
+        ("gzip, deflate, br", &[0, 1, 2, 3]),
+        ("deflate;q=0.9, *", &[0, 1, 3, 2]),
+    ];
+    for (header, want) in cases {
+        let got = preferred_encodings_favouring(Some(header), &offers, &["br", "gzip"]);
+        assert_eq!(got, *want, "{header:?}");
+    }
+    assert_eq!(
+        preferred_encodings_favouring(None, &offers, &["br", "gzip"]),
+        [3]
+    );
+}

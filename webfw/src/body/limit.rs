@@ -22,6 +22,17 @@ pub fn parse_limit(value: &str) -> Option<usize> {
     parse_int(value).and_then(|n| usize::try_from(n).ok())
 }
 
+/// bytes 3.1 `bytes.parse(value)` for a string, signed and unrounded by
+/// `usize`: what the compression middleware's `threshold` takes. `None`
+/// where bytes returns `null`.
+#[cfg(feature = "compression")]
+pub(crate) fn bytes_parse(value: &str) -> Option<f64> {
+    match with_unit(value) {
+        Some(n) => Some(n.floor()),
+        None => parse_int(value).map(|n| n as f64),
+    }
+}
+
 /// `^((-|\+)?(\d+(?:\.\d+)?)) *(kb|mb|gb|tb|pb)$`, case-insensitive: the
 /// value in bytes.
 fn with_unit(value: &str) -> Option<f64> {

@@ -27,7 +27,7 @@ mod errors;
 mod json;
 mod json_syntax;
 pub(crate) mod json_value;
-mod limit;
+pub(crate) mod limit;
 pub(crate) mod options;
 mod raw;
 mod read;

@@ -10,6 +10,7 @@
 use super::{path_len, protohost_len};
 
 /// The URL state of a request.
+#[derive(Clone)]
 pub(crate) struct Url {
     current: Current,
     base: BaseUrl,
@@ -42,6 +43,7 @@ impl Current {
 /// `req.baseUrl`: while it is a stretch of the original target (mount paths
 /// stripped off a URL no handler rewrote) it is kept as offsets, so a mount
 /// costs no allocation; otherwise owned.
+#[derive(Clone)]
 enum BaseUrl {
     Span(u32, u32),
     Owned(String),

@@ -9,6 +9,7 @@ mod attachment;
 mod backpressure;
 mod body_memo;
 mod cookie;
+mod encode;
 mod format;
 pub(crate) mod header_pool;
 mod jsonp;
@@ -37,6 +38,8 @@ use crate::request::{Request, header_str};
 use outbox::{Head, HeadBody, Mailbox, Outbox};
 
 pub use cookie::{CookieOptions, CookieValue};
+#[cfg(feature = "compression")]
+pub(crate) use encode::BodyEncoder;
 pub use format::{BranchFuture, Format, NotAcceptable};
 pub use send::{JsonBody, SendBody};
 pub use serde_body::Json;
@@ -51,14 +54,20 @@ enum FinishHook {
     Shared(Arc<dyn SharedFinish>, Option<Instant>),
 }
 
-/// Hooks beyond a single `on_finish` one, boxed: most responses have none
-/// (the logger's is the single one), and even empty vectors cost something
-/// to drop on every request.
+/// Hooks beyond a single `on_finish` one, and what `on_headers` hooks
+/// leave behind, boxed: most responses have none (the logger's is the
+/// single one), and even empty vectors cost something to drop on every
+/// request.
 #[derive(Default)]
 struct MoreHooks {
     on_headers: Vec<HeadersHook>,
     /// `on_finish` hooks after the first.
     on_finish: Vec<FinishHook>,
+    /// What encodes the body (see `encode.rs`).
+    encoder: Option<Box<dyn encode::BodyEncoder>>,
+    /// The complete body's length while `on_headers` hooks run.
+    #[cfg(feature = "compression")]
+    committing_length: Option<usize>,
 }
 
 /// An `on_finish` hook shared by every request (the logger's): registering
@@ -841,8 +850,9 @@ impl Response {
         }
     }
 
-    /// Hands status and headers to the server. Runs `on_headers` hooks first.
-    pub(crate) fn commit(&mut self, body: HeadBody) -> Result<()> {
+    /// Hands status and headers to the server. Runs `on_headers` hooks first,
+    /// then the body encoder one of them may have set.
+    pub(crate) fn commit(&mut self, mut body: HeadBody) -> Result<()> {
         if self.headers_sent {
             return Err(headers_sent_error());
         }
@@ -854,9 +864,18 @@ impl Response {
         if let Some(more) = self.more_hooks.as_mut()
             && !more.on_headers.is_empty()
         {
+            #[cfg(feature = "compression")]
+            {
+                more.committing_length = match &body {
+                    HeadBody::Full(b) => Some(b.len()),
+                    HeadBody::Empty => Some(0),
+                    HeadBody::Stream => None,
+                };
+            }
             for hook in std::mem::take(&mut more.on_headers).into_iter().rev() {
                 hook(self);
             }
+            body = self.encode_head_body(body);
         }
         // Kept from a first attempt that failed (bad status), as a hook's
         // record would be.

@@ -357,7 +357,7 @@ impl Response {
                 return Err(Error::new("write after end"));
             }
             // Ending a response whose client is gone is not an error.
-            let _ = self.outbox.push_chunk(data, true);
+            let _ = self.push_body(data, true);
             self.finished = true;
             return Ok(Flow::Done);
         }
@@ -407,7 +407,7 @@ impl Response {
         }
         let chunk = chunk.into();
         if *self.method() != http::Method::HEAD && !chunk.is_empty() {
-            return super::backpressure::pushed(self.outbox.push_chunk(chunk, false));
+            return super::backpressure::pushed(self.push_body(chunk, false));
         }
         Ok(())
     }
