@@ -164,7 +164,7 @@ impl Response {
         options.headers.retain(|(n, _)| *n != CONTENT_DISPOSITION);
         options.headers.insert(0, (CONTENT_DISPOSITION, value));
         let full = if options.config.root.is_none() {
-            files::options::absolute(path.into())
+            files::node_path::absolute(path.into())
         } else {
             path.to_owned()
         };
