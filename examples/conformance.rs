@@ -25,6 +25,8 @@ mod eco_csession;
 mod eco_favicon;
 #[path = "conformance/eco_helmet.rs"]
 mod eco_helmet;
+#[path = "conformance/eco_multer.rs"]
+mod eco_multer;
 #[path = "conformance/eco_override.rs"]
 mod eco_override;
 #[path = "conformance/eco_ratelimit.rs"]
@@ -33,8 +35,6 @@ mod eco_ratelimit;
 mod eco_response_time;
 #[path = "conformance/eco_vhost.rs"]
 mod eco_vhost;
-#[path = "conformance/eco_multer.rs"]
-mod eco_multer;
 #[path = "conformance/files.rs"]
 mod files;
 #[path = "conformance/log.rs"]

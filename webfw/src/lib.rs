@@ -20,10 +20,11 @@ pub mod logger;
 mod macros;
 #[cfg(feature = "method-override")]
 mod method_override;
-#[cfg(feature = "rate-limit")]
-pub mod rate_limit;
 #[cfg(feature = "multer")]
 pub mod multer;
+mod outcome;
+#[cfg(feature = "rate-limit")]
+pub mod rate_limit;
 mod request;
 mod response;
 #[cfg(feature = "response-time")]
@@ -79,6 +80,8 @@ pub use method_override::{MethodGetter, MethodOverride, method_override};
 /// pinned by hand. Needs the `minijinja` feature (on by default).
 #[cfg(feature = "minijinja")]
 pub use minijinja;
+#[cfg(feature = "multer")]
+pub use multer::multer;
 #[cfg(feature = "rate-limit")]
 pub use rate_limit::rate_limit;
 /// The redis version [`session::RedisStore`] is built on, for a client the
@@ -86,8 +89,6 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-#[cfg(feature = "multer")]
-pub use multer::multer;
 pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use super::markers::*;
 use super::{ErrorHandler, Flow, Handler, HandlerFuture, Result, SyncHandler, next};
 use crate::error::Error;
+use crate::outcome::{Meaning, Within, meaning};
 use crate::request::Request;
 use crate::response::Response;
 use crate::router::Middleware;
-use crate::router::flow::{Meaning, Within, meaning};
 
 /// Converts functions, routers and apps into [`Middleware`]. The type parameter
 /// only tells the implementations apart (sync fn, async fn, error fn, …); it is

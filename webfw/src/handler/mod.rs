@@ -46,66 +46,7 @@ pub use param::{AsyncParamFn, IntoParamHandler};
 pub(crate) use state::Unbound;
 pub use state::{AsyncStateFn, with_state, with_state_async};
 
-/// What a handler tells the router to do next.
-///
-/// ```
-/// use webfw::Flow;
-/// assert_eq!(webfw::next().unwrap(), Flow::Next);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flow {
-    /// `next()`: continue with the next matching handler.
-    Next,
-    /// `next('route')`: skip the rest of the current route's handlers.
-    Route,
-    /// `next('router')`: leave the current router.
-    Router,
-    /// The response has been handled; stop here.
-    Done,
-}
-
-/// The result of a handler: a [`Flow`] or an [`Error`] (Express: `next(err)`).
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn admin(req: &mut Request, _res: &mut Response) -> Result {
-///     if req.get("x-admin").is_none() {
-///         return Err(Error::new("forbidden").with_status(403));
-///     }
-///     next()
-/// }
-/// ```
-pub type Result<T = Flow, E = Error> = std::result::Result<T, E>;
-
-/// `next()`: pass control to the next matching handler.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn pass(_req: &mut Request, _res: &mut Response) -> Result { next() }
-/// ```
-pub fn next() -> Result {
-    Ok(Flow::Next)
-}
-
-/// `next('route')`: skip the remaining handlers of this route.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn skip(_req: &mut Request, _res: &mut Response) -> Result { next_route() }
-/// ```
-pub fn next_route() -> Result {
-    Ok(Flow::Route)
-}
-
-/// `next('router')`: leave the current router.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn leave(_req: &mut Request, _res: &mut Response) -> Result { next_router() }
-/// ```
-pub fn next_router() -> Result {
-    Ok(Flow::Router)
-}
+pub use crate::outcome::{Flow, Result, next, next_route, next_router};
 
 /// A boxed, sendable future.
 ///

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Response;
 use crate::error::Error;
-use crate::handler::Result;
+use crate::outcome::Result;
 use crate::request::Request;
 
 /// The callback name as Express keeps it: `[`, `]`, `$`, `.`, letters,

@@ -31,8 +31,8 @@ use serde_json::{Map, Value};
 
 use crate::app::AppRef;
 use crate::error::Error;
-use crate::handler::Result;
 use crate::inline_option::InlineOption;
+use crate::outcome::Result;
 use crate::request::{Request, header_str};
 use outbox::{Head, HeadBody, Mailbox, Outbox};
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::Response;
 use crate::app::views::{merge, to_locals};
 use crate::error::Error;
-use crate::handler::Result;
+use crate::outcome::Result;
 
 impl Response {
     /// `res.render(view, locals)`: renders a view with `app.locals`,

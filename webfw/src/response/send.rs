@@ -12,7 +12,7 @@ use super::outbox::HeadBody;
 use super::{Known, Response};
 use crate::app::EtagMode;
 use crate::error::Error;
-use crate::handler::{Flow, Result};
+use crate::outcome::{Flow, Result};
 
 /// What `res.send` accepts: text, bytes, or a JSON value. Borrowed text and
 /// bytes are copied only when the response needs them; a small body sent

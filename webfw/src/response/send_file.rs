@@ -14,7 +14,7 @@ use http::header::CONTENT_DISPOSITION;
 use super::Response;
 use crate::error::Error;
 use crate::files::{self, SendFileOptions, Sent};
-use crate::handler::{Flow, Result};
+use crate::outcome::{Flow, Result};
 use crate::request::Request;
 
 impl Response {

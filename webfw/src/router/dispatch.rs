@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use http::Method;
 
-use super::flow::{self, Meaning, Run, Step, Within, call_guarded};
+use super::flow::{self, Run, Step, call_guarded};
 use super::index::Fact;
 use super::layer::{Layer, LayerKind, Matched, mount_edge};
 use super::route::{lower_method, route_method};
@@ -15,6 +15,7 @@ use super::{Frozen, Params};
 use crate::error::Error;
 use crate::handler::BoxFuture;
 use crate::inline_option::InlineOption;
+use crate::outcome::{Meaning, Within, meaning};
 use crate::request::{Mounted, Request};
 use crate::response::Response;
 
@@ -482,7 +483,7 @@ impl Frozen {
             for cb in callbacks {
                 let r = call_guarded(|| cb.call(req, res, &value)).await;
                 entry.value = req.params.get(key).unwrap_or_default().to_owned();
-                match flow::meaning(r, Within::Param) {
+                match meaning(r, Within::Param) {
                     Meaning::Continue => continue,
                     Meaning::Done => return ParamOutcome::Done,
                     Meaning::EndLayer => {
