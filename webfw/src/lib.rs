@@ -12,6 +12,7 @@ mod error;
 pub mod files;
 mod final_handler;
 mod handler;
+mod header_pool;
 #[cfg(feature = "helmet")]
 pub mod helmet;
 pub mod http;
@@ -89,14 +90,14 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
+pub use request::{BoxBody, IncomingBody, Params, RawBody, Request, RouteInfo};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
     SendBody,
 };
 #[cfg(feature = "response-time")]
 pub use response_time::response_time;
-pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
+pub use router::{Middleware, PathSpec, RouteBuilder, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};

@@ -10,7 +10,7 @@ mod backpressure;
 mod body_memo;
 mod cookie;
 mod format;
-pub(crate) mod header_pool;
+mod fresh;
 mod jsonp;
 mod links;
 pub(crate) mod outbox;
@@ -31,6 +31,7 @@ use serde_json::{Map, Value};
 
 use crate::app::AppRef;
 use crate::error::Error;
+use crate::header_pool;
 use crate::inline_option::InlineOption;
 use crate::outcome::Result;
 use crate::request::{Request, header_str};

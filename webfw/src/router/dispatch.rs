@@ -9,14 +9,14 @@ use http::Method;
 
 use super::flow::{self, Run, Step, call_guarded};
 use super::index::Fact;
-use super::layer::{Layer, LayerKind, Matched, mount_edge};
+use super::layer::{Layer, LayerKind, Matched};
 use super::route::{lower_method, route_method};
 use super::{Frozen, Params};
 use crate::error::Error;
 use crate::handler::BoxFuture;
 use crate::inline_option::InlineOption;
 use crate::outcome::{Meaning, Within, meaning};
-use crate::request::{Mounted, Request};
+use crate::request::{Mounted, Request, mount_edge};
 use crate::response::Response;
 
 /// How a router (or app) hands control back to its parent.
@@ -294,7 +294,7 @@ impl Frozen {
                 if !handles && !walk.is_head {
                     continue;
                 }
-                req.route = route.info.clone();
+                req.route = Some(route.info.clone());
             }
             match (self.opts.merge_params, matched.params) {
                 (false, Some(params)) => req.replace_params(params),

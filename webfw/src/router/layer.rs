@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::handler::markers::{AppValue, MiddlewareValue, RouterValue};
 use crate::handler::sealed::Plain;
 use crate::handler::{ErrorHandler, Handler, IntoMiddleware, SyncHandler};
+use crate::request::mount_edge;
 
 /// One entry of a `use` or route stack: a handler, an error handler, a
 /// router or an app, as converted by [`IntoMiddleware`].
@@ -98,17 +99,6 @@ impl IntoMiddleware<AppValue> for crate::app::App {
 impl Plain<MiddlewareValue> for Middleware {}
 impl Plain<RouterValue> for super::Router {}
 impl Plain<AppValue> for crate::app::App {}
-
-/// For a mount path of `len` bytes at the start of `path`: whether it ends
-/// with `/`, when the path goes on with `/` after it (the only mount
-/// [`Request::enter_mount`] does by moving offsets); `None` otherwise.
-#[inline(always)]
-pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
-    match (path.first(), path.get(len)) {
-        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
-        _ => None,
-    }
-}
 
 pub(crate) enum LayerKind {
     /// `use` middleware, run in order under the stripped mount path.
@@ -247,10 +237,7 @@ impl Layer {
     pub(crate) fn freeze(&mut self, parent: &crate::app::Parent) {
         match &mut self.kind {
             LayerKind::Use(handlers) => handlers.iter_mut().for_each(|h| h.freeze(parent)),
-            LayerKind::Route(route) => {
-                route.freeze();
-                route.stack.iter_mut().for_each(|(_, h)| h.freeze(parent));
-            }
+            LayerKind::Route(route) => route.stack.iter_mut().for_each(|(_, h)| h.freeze(parent)),
         }
     }
 }

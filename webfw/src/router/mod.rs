@@ -16,7 +16,7 @@ use std::sync::Arc;
 pub use crate::request::Params;
 pub(crate) use layer::Entry;
 pub use layer::Middleware;
-pub use route::{RouteBuilder, RouteInfo};
+pub use route::RouteBuilder;
 
 pub(crate) use dispatch::{Exit, Resume};
 use layer::{Layer, LayerKind};

@@ -5,42 +5,7 @@ use std::sync::Arc;
 
 use super::Middleware;
 use crate::handler::IntoMiddlewares;
-
-/// The matched route as handlers see it (`req.route`).
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn show(req: &mut Request, res: &mut Response) -> Result {
-///     let path = req.route().and_then(|r| r.path()).unwrap_or("?").to_owned();
-///     res.send(path)
-/// }
-/// ```
-#[derive(Debug, Clone)]
-pub struct RouteInfo {
-    path: Option<String>,
-    methods: Vec<String>,
-}
-
-impl RouteInfo {
-    /// The registered path (`None` when it was a regex or a list).
-    ///
-    /// ```
-    /// # fn f(info: &webfw::RouteInfo) { let _ = info.path(); }
-    /// ```
-    pub fn path(&self) -> Option<&str> {
-        self.path.as_deref()
-    }
-
-    /// The lower-case methods the route handles, in registration order
-    /// (`_all` for `all`).
-    ///
-    /// ```
-    /// # fn f(info: &webfw::RouteInfo) { let _ = info.methods(); }
-    /// ```
-    pub fn methods(&self) -> &[String] {
-        &self.methods
-    }
-}
+use crate::request::RouteInfo;
 
 /// The lower-case names of the standard methods: the request's method and
 /// a route's are both taken from here, so the usual comparison is of two
@@ -94,7 +59,6 @@ pub(crate) enum MethodSel {
 }
 
 pub(crate) struct Route {
-    pub(crate) path: Option<String>,
     pub(crate) stack: Vec<(MethodSel, Middleware)>,
     /// Methods in order of first registration (lower case).
     pub(crate) methods: Vec<Cow<'static, str>>,
@@ -102,18 +66,18 @@ pub(crate) struct Route {
     /// The standard methods among `methods`, as bits: a request with a
     /// standard method is checked with one test, not a scan.
     standard: u16,
-    pub(crate) info: Option<Arc<RouteInfo>>,
+    /// `req.route`, kept up to date as methods are registered.
+    pub(crate) info: Arc<RouteInfo>,
 }
 
 impl Route {
     pub(crate) fn new(path: Option<String>) -> Route {
         Route {
-            path,
             stack: Vec::new(),
             methods: Vec::new(),
             has_all: false,
             standard: 0,
-            info: None,
+            info: Arc::new(RouteInfo::new(path)),
         }
     }
 
@@ -156,17 +120,6 @@ impl Route {
             method
         }
     }
-
-    pub(crate) fn freeze(&mut self) {
-        let mut methods: Vec<String> = self.methods.iter().map(|m| m.to_string()).collect();
-        if self.has_all {
-            methods.insert(0, "_all".into());
-        }
-        self.info = Some(Arc::new(RouteInfo {
-            path: self.path.clone(),
-            methods,
-        }));
-    }
 }
 
 /// Adds handlers to a route; returned by [`crate::Router::route`] and
@@ -205,6 +158,7 @@ impl<'r> RouteBuilder<'r> {
             "Route.{method}() requires a callback function"
         );
         if !self.route.methods.contains(&method) {
+            Arc::make_mut(&mut self.route.info).add_method(&method);
             self.route.methods.push(method.clone());
         }
         for h in list {
@@ -224,6 +178,9 @@ impl<'r> RouteBuilder<'r> {
         let mut list = Vec::new();
         handlers.into_middlewares(&mut list);
         assert!(!list.is_empty(), "Route.all() requires a callback function");
+        if !self.route.has_all {
+            Arc::make_mut(&mut self.route.info).add_all();
+        }
         self.route.has_all = true;
         for h in list {
             self.route.stack.push((MethodSel::All, h));

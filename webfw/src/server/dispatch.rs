@@ -28,9 +28,9 @@ use http_body::{Frame, SizeHint};
 use super::pair::Pair;
 use super::watchdog::InFlight;
 use crate::app::AppRef;
+use crate::header_pool;
 use crate::request::{RawBody, Request};
 use crate::response::Response;
-use crate::response::header_pool;
 use crate::response::outbox::{Chunk, Head, HeadBody, Mailbox};
 
 /// The future that runs one request's chain and returns the request and
