@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 mod is;
 mod typed;
 
-use crate::app::AppRef;
+use crate::app::context::AppRef;
 use crate::inline_option::InlineOption;
 
 mod accepts;
@@ -188,7 +188,7 @@ impl Request {
         let (mut parts, ()) = http::Request::new(()).into_parts();
         parts.method = method;
         parts.uri = uri;
-        let app = crate::app::App::new().freeze_root();
+        let app = AppRef::of_new_app();
         let mut slot = InlineOption::none();
         Request::new_in(
             &mut slot,

@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::{Handler, HandlerFuture, Result, SyncHandler};
-use crate::app::StateMap;
+use crate::app::state::StateMap;
 use crate::request::Request;
 use crate::response::Response;
 use crate::router::{Entry, Middleware};

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::outbox::HeadBody;
 use super::{Known, Response};
-use crate::app::EtagMode;
+use crate::app::settings::EtagMode;
 use crate::error::Error;
 use crate::outcome::{Flow, Result};
 

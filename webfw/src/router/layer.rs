@@ -41,7 +41,7 @@ pub(crate) enum Entry {
     /// A mounted sub-application, as registered.
     App(Box<crate::app::App>),
     /// A mounted sub-application once the app tree is frozen for serving.
-    Mounted(crate::app::AppRef),
+    Mounted(Box<crate::app::ServedApp>),
     /// A handler taking a value of the app's state, as registered: the
     /// freeze binds it and puts the handler in its place.
     Unbound(Box<dyn crate::handler::Unbound>),
@@ -234,7 +234,7 @@ impl Layer {
         }
     }
 
-    pub(crate) fn freeze(&mut self, parent: &crate::app::Parent) {
+    pub(crate) fn freeze(&mut self, parent: &crate::app::parent::Parent) {
         match &mut self.kind {
             LayerKind::Use(handlers) => handlers.iter_mut().for_each(|h| h.freeze(parent)),
             LayerKind::Route(route) => route.stack.iter_mut().for_each(|(_, h)| h.freeze(parent)),
@@ -244,7 +244,7 @@ impl Layer {
 
 impl Middleware {
     /// Freezes a mounted router or app for serving.
-    fn freeze(&mut self, parent: &crate::app::Parent) {
+    fn freeze(&mut self, parent: &crate::app::parent::Parent) {
         match &mut self.0 {
             Entry::Router(r) => {
                 let router = std::mem::take(&mut **r);
@@ -252,7 +252,7 @@ impl Middleware {
             }
             Entry::App(app) => {
                 let app = std::mem::take(&mut **app);
-                self.0 = Entry::Mounted(app.freeze_under(parent));
+                self.0 = Entry::Mounted(Box::new(app.freeze_under(parent)));
             }
             Entry::Unbound(_) => {
                 // Left inert (an unfrozen router runs nothing) when the

@@ -354,7 +354,7 @@ impl Router {
 
     /// Freezes the routers and sub-apps mounted in this router tree and
     /// builds the matching index; the router can then serve.
-    pub(crate) fn freeze(mut self, parent: &crate::app::Parent) -> Frozen {
+    pub(crate) fn freeze(mut self, parent: &crate::app::parent::Parent) -> Frozen {
         for layer in &mut self.stack {
             layer.freeze(parent);
         }
