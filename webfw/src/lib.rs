@@ -63,9 +63,9 @@ pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::__async_handler;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, AsyncStateFn, BoxFuture, ErrorHandler, Flow,
-    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler,
-    Result, async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers,
-    next, next_route, next_router, param_fn, with_state, with_state_async,
+    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware,
+    ParamHandler, Result, async_handler_fn, error_handler_fn, error_handler_value, handler,
+    handler_fn, markers, next, next_route, next_router, param_fn, with_state, with_state_async,
 };
 #[cfg(feature = "helmet")]
 pub use helmet::helmet;
@@ -97,7 +97,7 @@ pub use response::{
 };
 #[cfg(feature = "response-time")]
 pub use response_time::response_time;
-pub use router::{Middleware, PathSpec, RouteBuilder, Router, RouterOptions};
+pub use router::{PathSpec, RouteBuilder, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};

@@ -28,9 +28,14 @@ mod views;
 
 use serde_json::{Map, Value};
 
+use std::sync::Arc;
+
 use crate::error::Error;
-use crate::handler::{IntoMiddlewares, IntoParamHandler};
-use crate::router::Entry;
+use crate::handler::markers::AppValue;
+use crate::handler::sealed::Plain;
+use crate::handler::{
+    Handler, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware, Mount,
+};
 use crate::router::{PathSpec, RouteBuilder, Router, RouterOptions};
 use parent::Parent;
 use settings::Settings;
@@ -294,7 +299,7 @@ impl App {
         let mut handlers = Vec::new();
         middleware.into_use_middlewares(&mut handlers);
         for h in &mut handlers {
-            if let Entry::App(sub) = &mut h.0 {
+            if let Some(sub) = h.mounted_mut::<App>() {
                 sub.mountpath = path.mountpath();
                 sub.mountpath_is_list = matches!(path, PathSpec::Many(_));
                 for hook in std::mem::take(&mut sub.mount_hooks) {
@@ -440,3 +445,46 @@ impl App {
         ServedApp::new(AppRef::new(ctx, self.locals, mountpath), router)
     }
 }
+
+impl Mount for App {
+    fn freeze(self: Box<Self>, parent: &Parent) -> Arc<dyn Handler> {
+        Arc::new(self.freeze_under(parent))
+    }
+
+    fn kind(&self) -> &'static str {
+        "App"
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl IntoMiddleware<AppValue> for App {
+    fn into_middleware(self) -> Middleware {
+        Middleware::mount(Box::new(self))
+    }
+}
+
+impl Plain<AppValue> for App {}
+
+/// `app.get(path, …)` and the other verbs, made from the router's list.
+macro_rules! app_verbs {
+    ($($(#[$doc:meta])* $name:ident => $method:literal;)*) => {
+        impl App {
+            $(
+                $(#[$doc])*
+                ///
+                /// ```
+                /// # use webfw::prelude::*;
+                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+                /// let mut app = webfw::app();
+                #[doc = concat!("app.", stringify!($name), "(\"/items/:id\", handler);")]
+                /// ```
+                pub fn $name<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
+                    self.router_mut().method($method, path, handlers);
+                    self
+                }
+            )*
+        }
+    };
+}
+
+crate::router::verbs::each_verb!(app_verbs);

@@ -6,9 +6,11 @@ use http::HeaderValue;
 
 use super::context::AppRef;
 use crate::error::Error;
+use crate::handler::{Handler, HandlerFuture};
+use crate::outcome::Flow;
 use crate::request::Request;
 use crate::response::Response;
-use crate::router::{Exit, Frozen, Resume};
+use crate::router::{Exit, Resume, RouterRef};
 
 const X_POWERED_BY: http::HeaderName = http::HeaderName::from_static("x-powered-by");
 const POWERED_BY_VALUE: HeaderValue = HeaderValue::from_static("webfw");
@@ -17,32 +19,17 @@ const POWERED_BY_VALUE: HeaderValue = HeaderValue::from_static("webfw");
 /// (none when nothing was registered).
 pub(crate) struct ServedApp {
     app: AppRef,
-    router: Option<Frozen>,
+    router: Option<RouterRef>,
 }
 
 impl ServedApp {
-    pub(crate) fn new(app: AppRef, router: Option<Frozen>) -> ServedApp {
+    pub(crate) fn new(app: AppRef, router: Option<RouterRef>) -> ServedApp {
         ServedApp { app, router }
     }
 
     /// What the app's handlers see of it (`req.app`).
     pub(crate) fn app(&self) -> &AppRef {
         &self.app
-    }
-
-    /// Runs this app as a mounted sub-app (Express's `mounted_app` plus
-    /// `expressInit`): `req.app` is this app while inside, the parent after.
-    pub(crate) async fn handle_mounted(&self, req: &mut Request, res: &mut Response) -> Exit {
-        let Some(router) = self.router.as_ref() else {
-            return Exit::Next(None);
-        };
-        let parent = std::mem::replace(&mut req.app, self.app.clone());
-        res.set_app(self.app.clone());
-        self.init(res);
-        let exit = router.handle(req, res).await;
-        res.set_app(parent.clone());
-        req.app = parent;
-        exit
     }
 
     /// `expressInit`: the `X-Powered-By` header.
@@ -108,6 +95,26 @@ impl ServedApp {
             }
             Exit::Next(err) => crate::final_handler::respond(req, res, err, env),
         }
+    }
+}
+
+/// A mounted sub-app runs as one handler of its parent's layer (Express's
+/// `mounted_app` plus `expressInit`): `req.app` is this app while inside,
+/// the parent after.
+impl Handler for ServedApp {
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        let Some(router) = self.router.as_ref() else {
+            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+        };
+        HandlerFuture::Boxed(Box::pin(async move {
+            let parent = std::mem::replace(&mut req.app, self.app.clone());
+            res.set_app(self.app.clone());
+            self.init(res);
+            let exit = router.run(req, res).await;
+            res.set_app(parent.clone());
+            req.app = parent;
+            exit.into_result()
+        }))
     }
 }
 

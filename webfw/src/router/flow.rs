@@ -13,17 +13,17 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use super::Exit;
-use super::layer::{Entry, LayerKind};
+use super::layer::LayerKind;
 use super::route::{MethodSel, same_method};
 use crate::error::Error;
-use crate::handler::HandlerFuture;
+use crate::handler::{Entry, HandlerFuture};
 use crate::outcome::{Flow, Meaning, Result, Within, meaning};
 use crate::request::Request;
 use crate::response::Response;
 
 impl Exit {
     /// A nested router's or app's exit as its entry's result.
-    fn into_result(self) -> Result {
+    pub(crate) fn into_result(self) -> Result {
         match self {
             Exit::Done => Ok(Flow::Done),
             Exit::Next(None) => Ok(Flow::Next),
@@ -93,12 +93,12 @@ impl LayerKind {
     fn slot(&self, i: usize, method: &str) -> Slot<'_> {
         match self {
             LayerKind::Use(handlers) => match handlers.get(i) {
-                Some(h) => Slot::Entry(&h.0),
+                Some(h) => Slot::Entry(h),
                 None => Slot::End,
             },
             LayerKind::Route(route) => match route.stack.get(i) {
                 Some((MethodSel::One(m), _)) if !same_method(m, method) => Slot::Skip,
-                Some((_, h)) => Slot::Entry(&h.0),
+                Some((_, h)) => Slot::Entry(h),
                 None => Slot::End,
             },
         }
@@ -111,9 +111,7 @@ impl LayerKind {
 fn runs(entry: &Entry, failing: bool) -> bool {
     match entry {
         Entry::Error(_) => failing,
-        // Registered but not frozen: nothing to run (freezing replaces them).
-        Entry::App(_) | Entry::Router(_) | Entry::Unbound(_) => false,
-        _ => !failing,
+        Entry::Handler(_) | Entry::Sync(_) => !failing,
     }
 }
 
@@ -191,9 +189,6 @@ pub(crate) async fn call(
                 .unwrap_or_else(|| Error::new("error handler"));
             call_guarded(|| f.call(e, req, res)).await
         }
-        Entry::Frozen(r) => r.handle(req, res).await.into_result(),
-        Entry::Mounted(app) => app.handle_mounted(req, res).await.into_result(),
-        Entry::App(_) | Entry::Router(_) | Entry::Unbound(_) => Ok(Flow::Next),
     };
     run.after(r, kind.within())
 }

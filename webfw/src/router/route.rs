@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::Middleware;
-use crate::handler::IntoMiddlewares;
+use crate::app::parent::Parent;
+use crate::handler::{Entry, IntoMiddlewares, Middleware};
 use crate::request::RouteInfo;
 
 /// The lower-case names of the standard methods: the request's method and
@@ -58,8 +58,10 @@ pub(crate) enum MethodSel {
     One(Cow<'static, str>),
 }
 
-pub(crate) struct Route {
-    pub(crate) stack: Vec<(MethodSel, Middleware)>,
+/// A route's handlers, each for one method or all: [`Middleware`] as
+/// registered, [`Entry`] once frozen.
+pub(crate) struct Route<E = Entry> {
+    pub(crate) stack: Vec<(MethodSel, E)>,
     /// Methods in order of first registration (lower case).
     pub(crate) methods: Vec<Cow<'static, str>>,
     pub(crate) has_all: bool,
@@ -70,8 +72,8 @@ pub(crate) struct Route {
     pub(crate) info: Arc<RouteInfo>,
 }
 
-impl Route {
-    pub(crate) fn new(path: Option<String>) -> Route {
+impl<E> Route<E> {
+    pub(crate) fn new(path: Option<String>) -> Route<E> {
         Route {
             stack: Vec::new(),
             methods: Vec::new(),
@@ -122,6 +124,24 @@ impl Route {
     }
 }
 
+impl Route<Middleware> {
+    /// The route as it serves, its handlers frozen under the app `parent`.
+    pub(crate) fn freeze(self, parent: &Parent) -> Route {
+        let stack = self
+            .stack
+            .into_iter()
+            .filter_map(|(sel, m)| Some((sel, m.freeze(parent)?)))
+            .collect();
+        Route {
+            stack,
+            methods: self.methods,
+            has_all: self.has_all,
+            standard: self.standard,
+            info: self.info,
+        }
+    }
+}
+
 /// Adds handlers to a route; returned by [`crate::Router::route`] and
 /// `app.route`.
 ///
@@ -133,11 +153,11 @@ impl Route {
 ///     .put(|_: &mut Request, res: &mut Response| res.send("chain PUT"));
 /// ```
 pub struct RouteBuilder<'r> {
-    route: &'r mut Route,
+    route: &'r mut Route<Middleware>,
 }
 
 impl<'r> RouteBuilder<'r> {
-    pub(crate) fn new(route: &'r mut Route) -> Self {
+    pub(crate) fn new(route: &'r mut Route<Middleware>) -> Self {
         RouteBuilder { route }
     }
 
@@ -198,7 +218,7 @@ mod tests {
         res.send("ok")
     }
 
-    fn route(methods: &[&str], all: bool) -> Route {
+    fn route(methods: &[&str], all: bool) -> Route<Middleware> {
         let mut route = Route::new(None);
         for m in methods {
             RouteBuilder::new(&mut route).method(m, ok);
