@@ -1,6 +1,7 @@
 #![doc = include_str!("guide.md")]
 
 pub mod app;
+mod app_ref;
 pub mod body;
 mod cookie_parser;
 #[cfg(feature = "cookie-session")]

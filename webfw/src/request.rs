@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 mod is;
 mod typed;
 
-use crate::app::context::AppRef;
+use crate::app_ref::AppRef;
 use crate::inline_option::InlineOption;
 
 mod accepts;

@@ -4,7 +4,7 @@
 //! An [`App`] is built mutably, then frozen when it starts serving: sub-apps
 //! are frozen under their parent so that settings inheritance and
 //! `app.path()` are resolved once. Its handlers see the frozen app as an
-//! [`AppRef`] (`context.rs`, a leaf the request and response hold); the
+//! [`AppRef`] (module `app_ref`, a leaf the request and response hold); the
 //! server runs it as a `ServedApp` (`served.rs`), its router beside it.
 //!
 //! ```
@@ -18,18 +18,16 @@
 //! assert!(frozen.enabled("trust proxy"));
 //! ```
 
-pub(crate) mod context;
-pub(crate) mod json;
-pub(crate) mod parent;
 mod served;
-pub(crate) mod settings;
-pub(crate) mod state;
 mod views;
-
-use serde_json::{Map, Value};
 
 use std::sync::Arc;
 
+use serde_json::{Map, Value};
+
+use crate::app_ref::parent::Parent;
+use crate::app_ref::settings::Settings;
+use crate::app_ref::state::StateMap;
 use crate::error::Error;
 use crate::handler::markers::AppValue;
 use crate::handler::sealed::Plain;
@@ -37,14 +35,12 @@ use crate::handler::{
     Handler, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware, Mount,
 };
 use crate::router::{PathSpec, RouteBuilder, Router, RouterOptions};
-use parent::Parent;
-use settings::Settings;
 
-pub use context::AppRef;
-pub(crate) use served::ServedApp;
-pub use settings::{
+pub use crate::app_ref::AppRef;
+pub use crate::app_ref::settings::{
     Compiled, ENV_VAR, EtagFn, EtagMode, JsonSpaces, QueryFn, QueryParser, ReplacerFn, Setting,
 };
+pub(crate) use served::ServedApp;
 
 type MountHook = Box<dyn FnOnce(&App) + Send + Sync>;
 
@@ -66,7 +62,7 @@ pub struct App {
     mountpath_is_list: bool,
     mount_hooks: Vec<MountHook>,
     engines: crate::view::Engines,
-    state: state::StateMap,
+    state: StateMap,
 }
 
 impl Default for App {

@@ -4,7 +4,7 @@
 
 use http::HeaderValue;
 
-use super::context::AppRef;
+use crate::app_ref::AppRef;
 use crate::error::Error;
 use crate::handler::{Handler, HandlerFuture};
 use crate::outcome::Flow;

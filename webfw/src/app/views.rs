@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::context::{merge, to_locals};
 use super::{App, Setting};
+use crate::app_ref::{merge, to_locals};
 use crate::error::Error;
 use crate::view::{Engine, ViewConfig, ViewLookup, Views};
 

@@ -8,8 +8,8 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::{ErrorHandler, Handler, SyncHandler};
-use crate::app::parent::Parent;
-use crate::app::state::StateMap;
+use crate::app_ref::parent::Parent;
+use crate::app_ref::state::StateMap;
 
 /// One entry of a `use` or route stack: a handler, an error handler, a
 /// router or an app, as converted by [`IntoMiddleware`](crate::IntoMiddleware).

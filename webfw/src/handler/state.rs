@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::entry::{Entry, Middleware, Pending, Unbound};
 use super::{Handler, HandlerFuture, Result, SyncHandler};
-use crate::app::state::StateMap;
+use crate::app_ref::state::StateMap;
 use crate::request::Request;
 use crate::response::Response;
 

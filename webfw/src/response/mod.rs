@@ -29,7 +29,7 @@ use http::header::{CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::{Map, Value};
 
-use crate::app::context::AppRef;
+use crate::app_ref::AppRef;
 use crate::error::Error;
 use crate::header_pool;
 use crate::inline_option::InlineOption;

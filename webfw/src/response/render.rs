@@ -5,7 +5,7 @@ use std::future::Future;
 use serde::Serialize;
 
 use super::Response;
-use crate::app::context::{merge, to_locals};
+use crate::app_ref::{merge, to_locals};
 use crate::error::Error;
 use crate::outcome::Result;
 

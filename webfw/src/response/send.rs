@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::outbox::HeadBody;
 use super::{Known, Response};
-use crate::app::settings::EtagMode;
+use crate::app_ref::settings::EtagMode;
 use crate::error::Error;
 use crate::outcome::{Flow, Result};
 
@@ -297,7 +297,7 @@ impl Response {
     /// res.json(&todos).unwrap();
     /// ```
     pub fn json<B: JsonBody>(&mut self, mut value: B) -> Result {
-        let body = match crate::app::json::stringify(value.json_body(), self.app.settings()) {
+        let body = match crate::app_ref::json::stringify(value.json_body(), self.app.settings()) {
             Ok(b) => b,
             Err(e) => return Err(Error::new(e.to_string()).with_name("TypeError")),
         };

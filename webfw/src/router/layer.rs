@@ -7,7 +7,7 @@ use webfw_pattern::{Key, LiteralEnd, Pattern};
 use super::index::Fact;
 use super::route::Route;
 use super::{Params, PathSpec};
-use crate::app::parent::Parent;
+use crate::app_ref::parent::Parent;
 use crate::error::Error;
 use crate::handler::{Entry, Middleware};
 use crate::request::mount_edge;

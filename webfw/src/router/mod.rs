@@ -23,7 +23,7 @@ pub(crate) use dispatch::{Exit, Resume};
 use layer::Layer;
 use route::Route;
 
-use crate::app::parent::Parent;
+use crate::app_ref::parent::Parent;
 use crate::handler::markers::RouterValue;
 use crate::handler::sealed::Plain;
 use crate::handler::{

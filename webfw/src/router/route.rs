@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::app::parent::Parent;
+use crate::app_ref::parent::Parent;
 use crate::handler::{Entry, IntoMiddlewares, Middleware};
 use crate::request::RouteInfo;
 

@@ -3,17 +3,22 @@
 //! information, typed state and views. A leaf: the request and the
 //! response hold one, and nothing here knows of routers or handlers.
 
+pub(crate) mod json;
+pub(crate) mod parent;
+pub(crate) mod settings;
+pub(crate) mod state;
+
 use std::future::Future;
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::parent::Parent;
-use super::settings::{Compiled, Setting, Settings};
-use super::state::StateMap;
 use crate::error::Error;
 use crate::view::{Locals, ViewConfig, Views};
+use parent::Parent;
+use settings::{Compiled, Setting, Settings};
+use state::StateMap;
 
 /// A frozen application as its handlers see it (`req.app`, `res.app`):
 /// settings, locals, mount information, typed state and views.
