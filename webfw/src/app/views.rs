@@ -48,8 +48,9 @@ impl App {
     }
 
     /// `app.render(view, locals, callback)` before the app serves (emails,
-    /// static pages, tests): like [`AppRef::render`], with this app's own
-    /// settings, engines and `app.locals`; nothing is cached between calls.
+    /// static pages, tests): like [`AppRef::render`](crate::AppRef::render),
+    /// with this app's own settings, engines and `app.locals`; nothing is
+    /// cached between calls.
     ///
     /// ```no_run
     /// # async fn f() -> Result<(), webfw::Error> {

@@ -5,11 +5,11 @@
 
 mod dispatch;
 mod exact;
-pub(crate) mod flow;
+mod flow;
 #[cfg(test)]
 mod flow_agree;
 mod index;
-pub(crate) mod layer;
+mod layer;
 mod route;
 pub(crate) mod verbs;
 
@@ -403,3 +403,42 @@ impl IntoMiddleware<RouterValue> for Router {
 }
 
 impl Plain<RouterValue> for Router {}
+
+/// `router.get(path, …)`, `route.get(…)` and the other verbs, made from
+/// the one list.
+macro_rules! router_verbs {
+    ($($(#[$doc:meta])* $name:ident => $method:literal;)*) => {
+        impl Router {
+            $(
+                $(#[$doc])*
+                ///
+                /// ```
+                /// # use webfw::prelude::*;
+                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+                /// let mut router = webfw::Router::new();
+                #[doc = concat!("router.", stringify!($name), "(\"/items/:id\", handler);")]
+                /// ```
+                pub fn $name<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
+                    self.method($method, path, handlers)
+                }
+            )*
+        }
+        impl<'r> RouteBuilder<'r> {
+            $(
+                $(#[$doc])*
+                ///
+                /// ```
+                /// # use webfw::prelude::*;
+                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+                /// let mut app = webfw::app();
+                #[doc = concat!("app.route(\"/items/:id\").", stringify!($name), "(handler);")]
+                /// ```
+                pub fn $name<M>(self, handlers: impl IntoMiddlewares<M>) -> Self {
+                    self.method($method, handlers)
+                }
+            )*
+        }
+    };
+}
+
+verbs::each_verb!(router_verbs);

@@ -1,9 +1,7 @@
 //! Express's verbs (`router.get`, `router.post`, …: the `methods`
-//! package's list): the one list that [`Router`], [`RouteBuilder`] and
-//! [`App`](crate::App) make their verb methods from.
-
-use super::{PathSpec, RouteBuilder, Router};
-use crate::handler::IntoMiddlewares;
+//! package's list): the one list that [`Router`](crate::Router),
+//! [`RouteBuilder`](crate::RouteBuilder) and [`App`](crate::App) make their
+//! verb methods from.
 
 /// Calls `$then!` with the verbs, each as `/// doc` `name => "method";`.
 macro_rules! each_verb {
@@ -59,40 +57,3 @@ macro_rules! each_verb {
     };
 }
 pub(crate) use each_verb;
-
-macro_rules! router_verbs {
-    ($($(#[$doc:meta])* $name:ident => $method:literal;)*) => {
-        impl Router {
-            $(
-                $(#[$doc])*
-                ///
-                /// ```
-                /// # use webfw::prelude::*;
-                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
-                /// let mut router = webfw::Router::new();
-                #[doc = concat!("router.", stringify!($name), "(\"/items/:id\", handler);")]
-                /// ```
-                pub fn $name<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
-                    self.method($method, path, handlers)
-                }
-            )*
-        }
-        impl<'r> RouteBuilder<'r> {
-            $(
-                $(#[$doc])*
-                ///
-                /// ```
-                /// # use webfw::prelude::*;
-                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
-                /// let mut app = webfw::app();
-                #[doc = concat!("app.route(\"/items/:id\").", stringify!($name), "(handler);")]
-                /// ```
-                pub fn $name<M>(self, handlers: impl IntoMiddlewares<M>) -> Self {
-                    self.method($method, handlers)
-                }
-            )*
-        }
-    };
-}
-
-each_verb!(router_verbs);
