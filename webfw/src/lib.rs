@@ -1,6 +1,7 @@
 #![doc = include_str!("guide.md")]
 
 pub mod app;
+mod app_ref;
 pub mod body;
 #[cfg(feature = "compression")]
 pub mod compression;
@@ -14,6 +15,7 @@ mod error;
 pub mod files;
 mod final_handler;
 mod handler;
+mod header_pool;
 #[cfg(feature = "helmet")]
 pub mod helmet;
 mod inline_option;
@@ -23,6 +25,7 @@ mod macros;
 mod method_override;
 #[cfg(feature = "multer")]
 pub mod multer;
+mod outcome;
 #[cfg(feature = "rate-limit")]
 pub mod rate_limit;
 mod request;
@@ -64,9 +67,9 @@ pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::__async_handler;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, AsyncStateFn, BoxFuture, ErrorHandler, Flow,
-    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler,
-    Result, async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers,
-    next, next_route, next_router, param_fn, with_state, with_state_async,
+    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware,
+    ParamHandler, Result, async_handler_fn, error_handler_fn, error_handler_value, handler,
+    handler_fn, markers, next, next_route, next_router, param_fn, with_state, with_state_async,
 };
 #[cfg(feature = "helmet")]
 pub use helmet::helmet;
@@ -91,14 +94,14 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
+pub use request::{BoxBody, IncomingBody, Params, RawBody, Request, RouteInfo};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
     SendBody,
 };
 #[cfg(feature = "response-time")]
 pub use response_time::response_time;
-pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
+pub use router::{PathSpec, RouteBuilder, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};

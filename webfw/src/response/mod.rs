@@ -11,7 +11,7 @@ mod body_memo;
 mod cookie;
 mod encode;
 mod format;
-pub(crate) mod header_pool;
+mod fresh;
 mod jsonp;
 mod links;
 pub(crate) mod outbox;
@@ -30,10 +30,11 @@ use http::header::{CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::{Map, Value};
 
-use crate::app::AppRef;
+use crate::app_ref::AppRef;
 use crate::error::Error;
-use crate::handler::Result;
+use crate::header_pool;
 use crate::inline_option::InlineOption;
+use crate::outcome::Result;
 use crate::request::{Request, header_str};
 use outbox::{Head, HeadBody, Mailbox, Outbox};
 

@@ -8,8 +8,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::{App, AppRef};
-
 /// One value and its type.
 #[derive(Clone)]
 struct Slot {
@@ -40,7 +38,7 @@ impl StateMap {
     }
 
     /// Sets the value of its type, replacing an earlier one.
-    fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
+    pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
         let id = TypeId::of::<T>();
         self.0.retain(|s| s.id != id);
         self.0.insert(
@@ -87,46 +85,5 @@ impl Missing {
     pub(crate) fn message(&self) -> Option<String> {
         let list = self.0.borrow();
         (!list.is_empty()).then(|| list.join("\n"))
-    }
-}
-
-impl App {
-    /// Gives the app a typed value (`app.locals` for things that are not
-    /// JSON: a database pool, a client, configuration). Every handler of the
-    /// app reaches it with [`Request::state`](crate::Request::state), or as
-    /// an argument through [`with_state`](crate::with_state), which checks
-    /// when the app starts that the value is there; handlers of mounted
-    /// routers and sub-apps too (a sub-app sees its own values first, then
-    /// its parents'). One value per type: a second replaces the first.
-    ///
-    /// ```
-    /// use webfw::prelude::*;
-    /// struct Config { greeting: String }
-    /// let mut app = webfw::app();
-    /// app.state(Config { greeting: "hello".into() });
-    /// app.get("/", |req: &mut Request, res: &mut Response| {
-    ///     let line = req.state::<Config>()?.greeting.clone();
-    ///     res.send(line)
-    /// });
-    /// ```
-    pub fn state<T: Send + Sync + 'static>(&mut self, value: T) -> &mut Self {
-        self.state.insert(value);
-        self
-    }
-}
-
-impl AppRef {
-    /// The app's value of type `T` (its own, else a parent's), as set with
-    /// [`App::state`].
-    ///
-    /// ```
-    /// let mut app = webfw::app();
-    /// app.state(7u32);
-    /// let frozen = app.freeze_root();
-    /// assert_eq!(frozen.state::<u32>(), Some(&7));
-    /// assert_eq!(frozen.state::<u64>(), None);
-    /// ```
-    pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.0.state.get::<T>()
     }
 }

@@ -11,6 +11,14 @@ use serde_json::Value;
 
 use crate::http::proxy_addr::Trust;
 
+/// The environment variable that sets the `env` setting (`NODE_ENV` is read
+/// when it is unset, so apps behave like Express under the same environment).
+///
+/// ```
+/// assert_eq!(webfw::ENV_VAR, "WEBFW_ENV");
+/// ```
+pub const ENV_VAR: &str = "WEBFW_ENV";
+
 /// A custom ETag generator: `(body) -> Some(tag)` or `None` for no header.
 ///
 /// ```
@@ -316,9 +324,14 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// A new app's settings. `env` comes from `WEBFW_ENV`; when that is
+    /// unset, from `NODE_ENV`; else it is `development`.
     pub(crate) fn new() -> Settings {
-        let env = std::env::var(super::ENV_VAR)
-            .ok()
+        let env = match std::env::var(ENV_VAR) {
+            Ok(v) => Some(v),
+            Err(_) => std::env::var("NODE_ENV").ok(),
+        };
+        let env = env
             .filter(|v| !v.is_empty())
             .unwrap_or_else(|| "development".into());
         let views = std::env::current_dir()
