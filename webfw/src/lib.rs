@@ -5,6 +5,7 @@ mod app_ref;
 pub mod body;
 #[cfg(feature = "compression")]
 pub mod compression;
+#[cfg(feature = "cookie-parser")]
 mod cookie_parser;
 #[cfg(feature = "cookie-session")]
 pub mod cookie_session;
@@ -19,6 +20,7 @@ mod header_pool;
 #[cfg(feature = "helmet")]
 pub mod helmet;
 mod inline_option;
+#[cfg(feature = "logger")]
 pub mod logger;
 mod macros;
 #[cfg(feature = "method-override")]
@@ -37,6 +39,7 @@ mod routes;
 #[cfg(feature = "serve-favicon")]
 pub mod serve_favicon;
 mod server;
+#[cfg(feature = "session")]
 pub mod session;
 #[cfg(feature = "tower")]
 pub mod testing;
@@ -56,6 +59,7 @@ pub use body::{
 };
 #[cfg(feature = "compression")]
 pub use compression::compression;
+#[cfg(feature = "cookie-parser")]
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 #[cfg(feature = "cookie-session")]
 pub use cookie_session::cookie_session;
@@ -73,6 +77,7 @@ pub use handler::{
 };
 #[cfg(feature = "helmet")]
 pub use helmet::helmet;
+#[cfg(feature = "logger")]
 pub use logger::{logger, logger_token};
 pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
@@ -113,10 +118,10 @@ pub use server::dispatch::ResponseBody;
 #[doc(hidden)]
 pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle};
+#[cfg(feature = "session")]
 pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
-/// [`TlsConfig::from_server_config`] by hand. Needs the `tls` feature (on by
-/// default).
+/// [`TlsConfig::from_server_config`] by hand. Needs the `tls` feature.
 #[cfg(feature = "tls")]
 pub use tokio_rustls::rustls;
 #[cfg(feature = "tower")]

@@ -22,6 +22,7 @@ use crate::inline_option::InlineOption;
 mod accepts;
 #[cfg(feature = "cookie-session")]
 mod cookie_session;
+#[cfg(feature = "cookie-parser")]
 mod cookies;
 mod incoming;
 #[cfg(feature = "multer")]
@@ -32,6 +33,7 @@ mod params;
 mod rate_limit;
 mod rewrite;
 mod route;
+#[cfg(feature = "session")]
 mod session;
 mod state;
 mod upgrade;

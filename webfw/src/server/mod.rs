@@ -373,6 +373,7 @@ async fn accept_loop<L: Accept>(
     }
     // Every connection is done: write out log lines still queued behind a
     // slow stream before `shutdown()` / `listen` return.
+    #[cfg(feature = "logger")]
     crate::logger::flush_all();
 }
 
