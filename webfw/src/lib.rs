@@ -41,7 +41,7 @@ pub mod serve_favicon;
 mod server;
 #[cfg(feature = "session")]
 pub mod session;
-#[cfg(feature = "tower")]
+#[cfg(feature = "testing")]
 pub mod testing;
 #[cfg(feature = "tower")]
 pub mod tower;
@@ -141,15 +141,6 @@ pub use webfw_http::range::{ByteRange, ParsedRange};
 /// assert!(app.enabled("x-powered-by"));
 /// ```
 pub fn app() -> App {
-    App::new()
-}
-
-/// Alias of [`app()`], for those who think of the framework function by name.
-///
-/// ```
-/// let app = webfw::webfw();
-/// ```
-pub fn webfw() -> App {
     App::new()
 }
 

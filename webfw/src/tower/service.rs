@@ -38,7 +38,7 @@ impl App {
     /// `http::Request<B>` for any body `B`, answering
     /// `http::Response<`[`ResponseBody`]`>`: serve it with hyper-util, nest
     /// it in an axum router (`Router::nest_service`), wrap it in tower
-    /// layers, or test it with [`crate::testing::TestClient`].
+    /// layers, or test it with `webfw::testing::TestClient` (feature `testing`).
     ///
     /// ```
     /// use tower_service::Service;
