@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use common::TestServer;
 use serde_json::json;
-use webfw::http::cookie::SameSite;
-use webfw::http::cookie_signature;
+use webfw::SameSite;
 use webfw::prelude::*;
 use webfw::{CookieOptions, CookieSecrets};
+use webfw_http::cookie_signature;
 
 fn app(secrets: impl Into<CookieSecrets>) -> webfw::App {
     let mut app = webfw::app();

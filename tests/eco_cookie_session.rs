@@ -11,8 +11,8 @@ use base64::Engine;
 use common::{HttpResponse, TestServer};
 use serde_json::json;
 use webfw::cookie_session::CookieSessionOptions;
-use webfw::http::keygrip::sign;
 use webfw::prelude::*;
+use webfw_http::keygrip::sign;
 
 const EXPIRED: &str = "expires=Thu, 01 Jan 1970 00:00:00 GMT";
 
@@ -207,7 +207,7 @@ async fn a_cookie_is_written_only_when_the_session_changed() {
 
 #[tokio::test]
 async fn options_shape_the_cookie() {
-    use webfw::http::cookie::SameSite;
+    use webfw::SameSite;
     let srv = server(
         CookieSessionOptions::new()
             .name("plain")

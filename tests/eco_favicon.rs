@@ -4,9 +4,9 @@
 mod common;
 
 use common::TestServer;
-use webfw::http::etag::entity_tag;
 use webfw::prelude::*;
 use webfw::serve_favicon::{Favicon, FaviconOptions};
+use webfw_http::etag::entity_tag;
 
 const ICON: &[u8] = b"\x00\x00\x01\x00icon bytes";
 

@@ -458,7 +458,9 @@ async fn memory_storage_holds_no_more_than_its_memory_limit() {
     let b60 = "b".repeat(60);
 
     // At the bound exactly: kept.
-    let r = server.raw(post("/capped", &form(&[file("f", "x.txt", &a100)]))).await;
+    let r = server
+        .raw(post("/capped", &form(&[file("f", "x.txt", &a100)])))
+        .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     assert_eq!(json_of(&r)["files"][0]["size"], json!(100));
 
@@ -480,19 +482,28 @@ async fn memory_storage_holds_no_more_than_its_memory_limit() {
     }
 
     // A text field that crosses it: LIMIT_FIELD_VALUE on that field.
-    let r = server.raw(post("/capped", &form(&[file("f", "x.txt", &b60), text("t", &b60)]))).await;
+    let r = server
+        .raw(post(
+            "/capped",
+            &form(&[file("f", "x.txt", &b60), text("t", &b60)]),
+        ))
+        .await;
     assert_eq!(r.status, 400);
     assert_eq!(json_of(&r)["code"], json!("LIMIT_FIELD_VALUE"));
     assert_eq!(json_of(&r)["field"], json!("t"));
 
     // `None` is multer's own default: no bound.
     let big = "c".repeat(200_000);
-    let r = server.raw(post("/lifted", &form(&[file("f", "x.txt", &big)]))).await;
+    let r = server
+        .raw(post("/lifted", &form(&[file("f", "x.txt", &big)])))
+        .await;
     assert_eq!(r.status, 200);
     assert_eq!(json_of(&r)["files"][0]["size"], json!(200_000));
 
     // Files on disk are not held in memory, so they do not count.
-    let r = server.raw(post("/disk", &form(&[file("f", "x.txt", &big)]))).await;
+    let r = server
+        .raw(post("/disk", &form(&[file("f", "x.txt", &big)])))
+        .await;
     assert_eq!(r.status, 200);
     assert_eq!(json_of(&r)["files"][0]["size"], json!(200_000));
     let _ = std::fs::remove_dir_all(&disk_dir);

@@ -303,11 +303,11 @@ async fn response_headers_read_by_the_format_in_every_kind_of_response() {
             "200 - -".to_owned(),
             format!(
                 "204 - {}",
-                esc(&webfw::http::etag::entity_tag(b"gone", true))
+                esc(&webfw_http::etag::entity_tag(b"gone", true))
             ),
             format!(
                 "200 4 {}",
-                esc(&webfw::http::etag::entity_tag(b"four", true))
+                esc(&webfw_http::etag::entity_tag(b"four", true))
             ),
         ]
     );

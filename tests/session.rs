@@ -11,11 +11,11 @@ use common::{HttpResponse, TestServer};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use webfw::BoxFuture;
-use webfw::http::cookie_signature;
 use webfw::prelude::*;
 use webfw::session::{
     CookieOptions, MemoryStore, Secure, SessionOptions, SessionRecord, SessionStore, Unset,
 };
+use webfw_http::cookie_signature;
 
 /// A memory store that logs each call and can be told to fail.
 #[derive(Default)]
@@ -293,7 +293,7 @@ async fn the_name_option_names_the_cookie() {
 async fn max_age_sets_expires_stores_it_and_a_modified_session_gets_a_new_cookie() {
     let opts = SessionOptions::new(SECRET).cookie(CookieOptions {
         max_age: Some(Duration::from_secs(60)),
-        same_site: Some(webfw::http::cookie::SameSite::Lax),
+        same_site: Some(webfw::SameSite::Lax),
         ..Default::default()
     });
     let (srv, store) = recorded(opts).await;

@@ -4,9 +4,9 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use serde_json::{Value, json};
-use webfw::http::cookie::{Priority, SameSite};
 use webfw::prelude::*;
 use webfw::{App, CookieOptions, Router};
+use webfw::{Priority, SameSite};
 
 const COOKIE_SECRET: &str = "conformance-secret";
 

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use serde_json::{Number, Value, json};
+use webfw::SameSite;
 use webfw::cookie_session::CookieSessionOptions;
-use webfw::http::cookie::SameSite;
 use webfw::prelude::*;
 
 /// `(x || 0) + 1` on a JSON value, as JavaScript computes it.

@@ -33,7 +33,7 @@ pub fn routes(app: &mut App) {
     vh.use_(|req: &mut Request, res: &mut Response| {
         // `req.headers.host || null`: an empty header is null too.
         let host = match req.headers().get("host") {
-            Some(h) if !h.is_empty() => Value::from(webfw::http::cookie::latin1(h.as_bytes())),
+            Some(h) if !h.is_empty() => Value::from(webfw_http::cookie::latin1(h.as_bytes())),
             _ => Value::Null,
         };
         res.json(&json!({"app": "none", "host": host}))

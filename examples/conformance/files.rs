@@ -169,7 +169,7 @@ pub fn req_range(req: &mut Request, res: &mut Response) -> Result {
     };
     let body = match req.range(size, combine) {
         None => json!({ "result": null }),
-        Some(webfw::http::range::ParsedRange::Ranges { unit, ranges }) => json!({
+        Some(webfw::ParsedRange::Ranges { unit, ranges }) => json!({
             "type": unit,
             "ranges": ranges.iter().map(|r| json!({ "start": r.start, "end": r.end })).collect::<Vec<_>>(),
         }),

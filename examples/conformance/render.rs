@@ -5,9 +5,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use webfw::App;
-use webfw::http::escape_html::escape_html;
 use webfw::prelude::*;
 use webfw::view::{Engine, Locals, ViewFile};
+use webfw_http::escape_html::escape_html;
 
 /// The reference's `tplEngine`: every `{{ key }}` (optional whitespace
 /// inside the braces, `key` made of ASCII word characters) becomes the

@@ -3,7 +3,7 @@
 //! characters.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use webfw::http::content_disposition::content_disposition;
+use webfw_http::content_disposition::content_disposition;
 
 fuzz_target!(|name: Option<&str>| {
     let header = content_disposition(name);

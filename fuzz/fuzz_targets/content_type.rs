@@ -2,7 +2,7 @@
 //! to the same value.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use webfw::http::content_type::{parse, with_default_charset};
+use webfw_http::content_type::{parse, with_default_charset};
 
 fuzz_target!(|value: &str| {
     let _ = with_default_charset(value);

@@ -2,7 +2,7 @@
 //! always verifies with its secret and never with another.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use webfw::http::{cookie, cookie_signature};
+use webfw_http::{cookie, cookie_signature};
 
 fuzz_target!(|data: (&str, &str, &str)| {
     let (header, value, secret) = data;

@@ -2,7 +2,7 @@
 //! fresh.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use webfw::http::fresh::is_fresh;
+use webfw_http::fresh::is_fresh;
 
 fuzz_target!(|data: (Option<&str>, Option<&str>, Option<&str>, Option<&str>, Option<&str>)| {
     let (none_match, modified_since, cache_control, etag, last_modified) = data;

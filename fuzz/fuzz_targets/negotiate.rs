@@ -2,7 +2,7 @@
 //! `accepts` picks among them.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use webfw::http::negotiate::{accepts, preferred};
+use webfw_http::negotiate::{accepts, preferred};
 
 fuzz_target!(|data: (&str, Vec<&str>)| {
     let (accept, offered) = data;

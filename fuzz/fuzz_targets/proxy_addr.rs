@@ -4,7 +4,7 @@
 use std::net::{IpAddr, Ipv4Addr};
 
 use libfuzzer_sys::fuzz_target;
-use webfw::http::proxy_addr::{Trust, all_addrs, proxy_chain};
+use webfw_http::proxy_addr::{Trust, all_addrs, proxy_chain};
 
 fuzz_target!(|data: (&str, &str, u8)| {
     let (trust, xff, hop) = data;

@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use webfw::http::qs::{QsOptions, parse};
+use webfw_http::qs::{QsOptions, parse};
 
 fn leaves_are_strings(v: &Value) -> bool {
     match v {

@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use webfw::http::querystring::parse;
+use webfw_http::querystring::parse;
 
 fuzz_target!(|data: (u8, &str)| {
     let (max_keys, input) = data;

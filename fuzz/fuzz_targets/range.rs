@@ -3,7 +3,7 @@
 //! neither overlap nor touch.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use webfw::http::range::{ParsedRange, parse};
+use webfw_http::range::{ParsedRange, parse};
 
 fuzz_target!(|data: (u32, &str, bool)| {
     let (size, header, combine) = data;

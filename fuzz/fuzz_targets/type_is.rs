@@ -2,7 +2,7 @@
 //! normalised media type.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use webfw::http::type_is::type_is;
+use webfw_http::type_is::type_is;
 
 fuzz_target!(|data: (Option<&str>, Vec<&str>)| {
     let (content_type, types) = data;

@@ -1,9 +1,11 @@
 #![doc = include_str!("guide.md")]
 
 pub mod app;
+mod app_ref;
 pub mod body;
 #[cfg(feature = "compression")]
 pub mod compression;
+#[cfg(feature = "cookie-parser")]
 mod cookie_parser;
 #[cfg(feature = "cookie-session")]
 pub mod cookie_session;
@@ -14,16 +16,18 @@ mod error;
 pub mod files;
 mod final_handler;
 mod handler;
+mod header_pool;
 #[cfg(feature = "helmet")]
 pub mod helmet;
-pub mod http;
 mod inline_option;
+#[cfg(feature = "logger")]
 pub mod logger;
 mod macros;
 #[cfg(feature = "method-override")]
 mod method_override;
 #[cfg(feature = "multer")]
 pub mod multer;
+mod outcome;
 #[cfg(feature = "rate-limit")]
 pub mod rate_limit;
 mod request;
@@ -35,8 +39,9 @@ mod routes;
 #[cfg(feature = "serve-favicon")]
 pub mod serve_favicon;
 mod server;
+#[cfg(feature = "session")]
 pub mod session;
-#[cfg(feature = "tower")]
+#[cfg(feature = "testing")]
 pub mod testing;
 #[cfg(feature = "tower")]
 pub mod tower;
@@ -54,6 +59,7 @@ pub use body::{
 };
 #[cfg(feature = "compression")]
 pub use compression::compression;
+#[cfg(feature = "cookie-parser")]
 pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 #[cfg(feature = "cookie-session")]
 pub use cookie_session::cookie_session;
@@ -65,12 +71,13 @@ pub use files::{SendFileOptions, StaticOptions, static_};
 pub use handler::__async_handler;
 pub use handler::{
     AsyncErrorHandlerFn, AsyncHandlerFn, AsyncParamFn, AsyncStateFn, BoxFuture, ErrorHandler, Flow,
-    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, ParamHandler,
-    Result, async_handler_fn, error_handler_fn, error_handler_value, handler, handler_fn, markers,
-    next, next_route, next_router, param_fn, with_state, with_state_async,
+    Handler, HandlerFuture, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware,
+    ParamHandler, Result, async_handler_fn, error_handler_fn, error_handler_value, handler,
+    handler_fn, markers, next, next_route, next_router, param_fn, with_state, with_state_async,
 };
 #[cfg(feature = "helmet")]
 pub use helmet::helmet;
+#[cfg(feature = "logger")]
 pub use logger::{logger, logger_token};
 pub use macros::{
     all, delete, error_handler, get, head, middleware, options, param, patch, post, put, route,
@@ -80,7 +87,7 @@ pub use macros::{
 pub use method_override::{MethodGetter, MethodOverride, method_override};
 /// The minijinja version [`view::MiniJinja`] is built on, for the
 /// `Environment` given to [`view::MiniJinja::from_env`] without a version
-/// pinned by hand. Needs the `minijinja` feature (on by default).
+/// pinned by hand. Needs the `minijinja` feature.
 #[cfg(feature = "minijinja")]
 pub use minijinja;
 #[cfg(feature = "multer")]
@@ -92,14 +99,14 @@ pub use rate_limit::rate_limit;
 /// `redis` feature.
 #[cfg(feature = "redis")]
 pub use redis;
-pub use request::{BoxBody, IncomingBody, Params, RawBody, Request};
+pub use request::{BoxBody, IncomingBody, Params, RawBody, Request, RouteInfo};
 pub use response::{
     BranchFuture, CookieOptions, CookieValue, Format, Json, JsonBody, NotAcceptable, Response,
     SendBody,
 };
 #[cfg(feature = "response-time")]
 pub use response_time::response_time;
-pub use router::{Middleware, PathSpec, RouteBuilder, RouteInfo, Router, RouterOptions};
+pub use router::{PathSpec, RouteBuilder, Router, RouterOptions};
 #[doc(hidden)]
 pub use routes::__private;
 pub use routes::{EntryKind, RouteEntry, Routes};
@@ -111,16 +118,21 @@ pub use server::dispatch::ResponseBody;
 #[doc(hidden)]
 pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle};
+#[cfg(feature = "session")]
 pub use session::session;
 /// The rustls version webfw serves HTTPS with, for building a
-/// [`TlsConfig::from_server_config`] by hand. Needs the `tls` feature (on by
-/// default).
+/// [`TlsConfig::from_server_config`] by hand. Needs the `tls` feature.
 #[cfg(feature = "tls")]
 pub use tokio_rustls::rustls;
 #[cfg(feature = "tower")]
 pub use tower::tower;
 #[cfg(feature = "vhost")]
 pub use vhost::vhost;
+/// The npm helpers behind webfw (`cookie`, `negotiator`, `qs`, …), as the
+/// `webfw-http` crate: webfw's own code reaches them as `crate::http`.
+pub(crate) use webfw_http as http;
+pub use webfw_http::cookie::{Priority, SameSite};
+pub use webfw_http::range::{ByteRange, ParsedRange};
 
 /// `express()`: a new application.
 ///
@@ -129,15 +141,6 @@ pub use vhost::vhost;
 /// assert!(app.enabled("x-powered-by"));
 /// ```
 pub fn app() -> App {
-    App::new()
-}
-
-/// Alias of [`app()`], for those who think of the framework function by name.
-///
-/// ```
-/// let app = webfw::webfw();
-/// ```
-pub fn webfw() -> App {
     App::new()
 }
 

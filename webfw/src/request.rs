@@ -16,13 +16,13 @@ use serde_json::{Map, Value};
 mod is;
 mod typed;
 
-use crate::app::AppRef;
+use crate::app_ref::AppRef;
 use crate::inline_option::InlineOption;
-use crate::router::RouteInfo;
 
 mod accepts;
 #[cfg(feature = "cookie-session")]
 mod cookie_session;
+#[cfg(feature = "cookie-parser")]
 mod cookies;
 mod incoming;
 #[cfg(feature = "multer")]
@@ -32,6 +32,8 @@ mod params;
 #[cfg(feature = "rate-limit")]
 mod rate_limit;
 mod rewrite;
+mod route;
+#[cfg(feature = "session")]
 mod session;
 mod state;
 mod upgrade;
@@ -41,8 +43,9 @@ pub use body::BoxBody;
 pub(crate) use incoming::BodyArrival;
 pub use incoming::IncomingBody;
 pub use params::Params;
-pub(crate) use url::Mounted;
+pub use route::RouteInfo;
 use url::Url;
+pub(crate) use url::{Mounted, mount_edge};
 
 /// The request body as it arrived, before any body parser.
 ///
@@ -110,7 +113,7 @@ impl Drop for Request {
     fn drop(&mut self) {
         // The request's map has the size a small response needs.
         if let Some(map) = self.headers.take() {
-            crate::response::header_pool::give(map);
+            crate::header_pool::give(map);
         }
         Params::recycle(&mut self.params);
     }
@@ -219,7 +222,7 @@ impl Request {
         let (mut parts, ()) = http::Request::new(()).into_parts();
         parts.method = method;
         parts.uri = uri;
-        let app = crate::app::App::new().freeze_root();
+        let app = AppRef::of_new_app();
         let mut slot = InlineOption::none();
         Request::new_in(
             &mut slot,
@@ -281,7 +284,7 @@ impl Request {
     pub fn headers(&self) -> &HeaderMap {
         match &self.headers {
             Some(h) => h,
-            None => crate::response::header_pool::empty(),
+            None => crate::header_pool::empty(),
         }
     }
 
@@ -504,16 +507,6 @@ impl Request {
         &self.app
     }
 
-    /// `req.route`: the route being dispatched, if any.
-    ///
-    /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// assert!(req.route().is_none());
-    /// ```
-    pub fn route(&self) -> Option<&RouteInfo> {
-        self.route.as_deref()
-    }
-
     /// The address of the connection's peer.
     ///
     /// ```
@@ -657,30 +650,6 @@ impl Request {
             .get("x-requested-with")
             .and_then(header_str)
             .is_some_and(|v| v.eq_ignore_ascii_case("xmlhttprequest"))
-    }
-
-    /// `req.fresh`: whether the client's cached copy matches the response being
-    /// prepared (its `ETag` / `Last-Modified`). Only GET and HEAD with a 2xx or
-    /// 304 status can be fresh.
-    ///
-    /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let res = webfw::Response::for_test(&req);
-    /// assert!(!req.fresh(&res));
-    /// ```
-    pub fn fresh(&self, res: &crate::response::Response) -> bool {
-        res.is_fresh_for(&self.method, self.headers())
-    }
-
-    /// `req.stale`: `!req.fresh`.
-    ///
-    /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let res = webfw::Response::for_test(&req);
-    /// assert!(req.stale(&res));
-    /// ```
-    pub fn stale(&self, res: &crate::response::Response) -> bool {
-        !self.fresh(res)
     }
 
     /// Per-request values shared between middleware, as JSON (Express code sets

@@ -26,10 +26,10 @@
 
 pub use regex::Regex;
 
-use crate::handler::{IntoMiddleware, next, next_router};
+use crate::handler::{IntoMiddleware, Middleware, next, next_router};
 use crate::request::Request;
 use crate::response::Response;
-use crate::router::{Middleware, Router, RouterOptions};
+use crate::router::{Router, RouterOptions};
 
 /// What `vhost` matches: a hostname pattern with `*` wildcards, or a
 /// regular expression.

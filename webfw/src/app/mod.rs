@@ -1,9 +1,11 @@
 //! The application (`express()`): settings, locals, the app's router, mounting
 //! of sub-apps, and the entry point of every request.
 //!
-//! An [`App`] is built mutably, then frozen into an [`AppRef`] when it starts
-//! serving: sub-apps are frozen under their parent so that settings
-//! inheritance and `app.path()` are resolved once.
+//! An [`App`] is built mutably, then frozen when it starts serving: sub-apps
+//! are frozen under their parent so that settings inheritance and
+//! `app.path()` are resolved once. Its handlers see the frozen app as an
+//! [`AppRef`] (module `app_ref`, a leaf the request and response hold); the
+//! server runs it as a `ServedApp` (`served.rs`), its router beside it.
 //!
 //! ```
 //! use webfw::prelude::*;
@@ -16,39 +18,29 @@
 //! assert!(frozen.enabled("trust proxy"));
 //! ```
 
-pub(crate) mod json;
-mod settings;
-mod state;
-pub(crate) mod views;
+mod served;
+mod views;
 
 use std::sync::Arc;
 
-use http::HeaderValue;
 use serde_json::{Map, Value};
 
+use crate::app_ref::parent::Parent;
+use crate::app_ref::settings::Settings;
+use crate::app_ref::state::StateMap;
 use crate::error::Error;
-use crate::handler::{IntoMiddlewares, IntoParamHandler};
-use crate::request::Request;
-use crate::response::Response;
-use crate::router::Entry;
-use crate::router::{Exit, PathSpec, Resume, RouteBuilder, Router, RouterOptions};
-
-pub(crate) use settings::Settings;
-pub use settings::{
-    Compiled, EtagFn, EtagMode, JsonSpaces, QueryFn, QueryParser, ReplacerFn, Setting,
+use crate::handler::markers::AppValue;
+use crate::handler::sealed::Plain;
+use crate::handler::{
+    Handler, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware, Mount,
 };
-pub(crate) use state::StateMap;
+use crate::router::{PathSpec, RouteBuilder, Router, RouterOptions};
 
-/// The environment variable that sets the `env` setting (`NODE_ENV` is read
-/// when it is unset, so apps behave like Express under the same environment).
-///
-/// ```
-/// assert_eq!(webfw::ENV_VAR, "WEBFW_ENV");
-/// ```
-pub const ENV_VAR: &str = "WEBFW_ENV";
-
-const X_POWERED_BY: http::HeaderName = http::HeaderName::from_static("x-powered-by");
-const POWERED_BY_VALUE: HeaderValue = HeaderValue::from_static("webfw");
+pub use crate::app_ref::AppRef;
+pub use crate::app_ref::settings::{
+    Compiled, ENV_VAR, EtagFn, EtagMode, JsonSpaces, QueryFn, QueryParser, ReplacerFn, Setting,
+};
+pub(crate) use served::ServedApp;
 
 type MountHook = Box<dyn FnOnce(&App) + Send + Sync>;
 
@@ -70,7 +62,7 @@ pub struct App {
     mountpath_is_list: bool,
     mount_hooks: Vec<MountHook>,
     engines: crate::view::Engines,
-    state: state::StateMap,
+    state: StateMap,
 }
 
 impl Default for App {
@@ -96,19 +88,8 @@ impl App {
     /// assert!(app.enabled("x-powered-by"));
     /// ```
     pub fn new() -> App {
-        let mut settings = Settings::new();
-        if std::env::var(ENV_VAR).is_err()
-            && let Ok(env) = std::env::var("NODE_ENV")
-            && !env.is_empty()
-        {
-            let prod = env == "production";
-            let _ = settings.set("env", Setting::from(env));
-            if prod {
-                let _ = settings.set("view cache", Setting::from(true));
-            }
-        }
         App {
-            settings,
+            settings: Settings::new(),
             locals: Map::new(),
             router: None,
             mountpath: vec!["/".into()],
@@ -223,6 +204,29 @@ impl App {
         &mut self.locals
     }
 
+    /// Gives the app a typed value (`app.locals` for things that are not
+    /// JSON: a database pool, a client, configuration). Every handler of the
+    /// app reaches it with [`Request::state`](crate::Request::state), or as
+    /// an argument through [`with_state`](crate::with_state), which checks
+    /// when the app starts that the value is there; handlers of mounted
+    /// routers and sub-apps too (a sub-app sees its own values first, then
+    /// its parents'). One value per type: a second replaces the first.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// struct Config { greeting: String }
+    /// let mut app = webfw::app();
+    /// app.state(Config { greeting: "hello".into() });
+    /// app.get("/", |req: &mut Request, res: &mut Response| {
+    ///     let line = req.state::<Config>()?.greeting.clone();
+    ///     res.send(line)
+    /// });
+    /// ```
+    pub fn state<T: Send + Sync + 'static>(&mut self, value: T) -> &mut Self {
+        self.state.insert(value);
+        self
+    }
+
     /// `app.mountpath`: `["/"]` for the top app, else the pattern(s) it was
     /// mounted on.
     ///
@@ -291,7 +295,7 @@ impl App {
         let mut handlers = Vec::new();
         middleware.into_use_middlewares(&mut handlers);
         for h in &mut handlers {
-            if let Entry::App(sub) = &mut h.0 {
+            if let Some(sub) = h.mounted_mut::<App>() {
                 sub.mountpath = path.mountpath();
                 sub.mountpath_is_list = matches!(path, PathSpec::Many(_));
                 for hook in std::mem::take(&mut sub.mount_hooks) {
@@ -371,7 +375,9 @@ impl App {
         self
     }
 
-    /// Freezes a top-level app for serving.
+    /// Freezes a top-level app as serving does (settings resolved,
+    /// sub-apps frozen under it, state looked up) and gives what its
+    /// handlers see as `req.app`.
     ///
     /// ```
     /// let frozen = webfw::app().freeze_root();
@@ -390,9 +396,8 @@ impl App {
         }
     }
 
-    /// Freezes a top-level app for serving; an error when a handler taken
-    /// through [`with_state`](crate::with_state) needs a value no app
-    /// provides.
+    /// [`App::freeze_root`], with an error when a handler taken through
+    /// [`with_state`](crate::with_state) needs a value no app provides.
     ///
     /// ```
     /// use webfw::prelude::*;
@@ -403,13 +408,14 @@ impl App {
     /// assert!(err.to_string().contains("Pool"));
     /// ```
     pub fn try_freeze_root(self) -> Result<AppRef, Error> {
-        let ctx = Parent {
-            settings: self.settings.resolve(None),
-            path: String::new(),
-            engines: self.engines.clone(),
-            state: self.state.clone(),
-            missing: state::Missing::default(),
-        };
+        self.serve_root().map(|served| served.app().clone())
+    }
+
+    /// Freezes a top-level app for the server; an error when a handler
+    /// taken through [`with_state`](crate::with_state) needs a value no app
+    /// provides.
+    pub(crate) fn serve_root(self) -> Result<ServedApp, Error> {
+        let ctx = Parent::root(&self.settings, self.engines.clone(), self.state.clone());
         let missing = ctx.missing.clone();
         let app = self.freeze_with(ctx);
         match missing.message() {
@@ -419,236 +425,62 @@ impl App {
     }
 
     /// Freezes a mounted sub-app under its parent.
-    pub(crate) fn freeze_under(self, parent: &Parent) -> AppRef {
-        let mut path = parent.path.clone();
-        path.push_str(&self.mountpath.join(","));
-        let ctx = Parent {
-            settings: self.settings.resolve(Some(&parent.settings)),
-            path,
-            engines: self.engines.over(&parent.engines),
-            state: self.state.over(&parent.state),
-            missing: parent.missing.clone(),
-        };
+    pub(crate) fn freeze_under(self, parent: &Parent) -> ServedApp {
+        let mountpath = self.mountpath.join(",");
+        let ctx = parent.under(&self.settings, &mountpath, &self.engines, &self.state);
         self.freeze_with(ctx)
     }
 
-    fn freeze_with(self, ctx: Parent) -> AppRef {
+    fn freeze_with(self, ctx: Parent) -> ServedApp {
         let router = self.router.map(|r| r.freeze(&ctx));
-        let compiled = ctx.settings.compile();
         let mountpath = if self.mountpath_is_list {
-            Value::from(self.mountpath.clone())
+            Value::from(self.mountpath)
         } else {
-            Value::from(self.mountpath.first().cloned().unwrap_or_default())
+            Value::from(self.mountpath.into_iter().next().unwrap_or_default())
         };
-        AppRef(Arc::new(AppInner {
-            compiled,
-            settings: ctx.settings,
-            locals: self.locals,
-            router,
-            mountpath,
-            path: ctx.path,
-            views: crate::view::Views::new(ctx.engines),
-            state: ctx.state,
-        }))
+        ServedApp::new(AppRef::new(ctx, self.locals, mountpath), router)
     }
 }
 
-/// What a sub-app needs from its parent while freezing.
-pub(crate) struct Parent {
-    settings: Settings,
-    path: String,
-    engines: crate::view::Engines,
-    /// The app's values over its parents'.
-    pub(crate) state: state::StateMap,
-    /// Where handlers record the values they need and do not find.
-    pub(crate) missing: state::Missing,
-}
+impl Mount for App {
+    fn freeze(self: Box<Self>, parent: &Parent) -> Arc<dyn Handler> {
+        Arc::new(self.freeze_under(parent))
+    }
 
-impl Parent {
-    /// The app's full mount path (`""` for the top app).
-    pub(crate) fn path(&self) -> &str {
-        &self.path
+    fn kind(&self) -> &'static str {
+        "App"
     }
 }
 
-pub(crate) struct AppInner {
-    compiled: Compiled,
-    settings: Settings,
-    locals: Map<String, Value>,
-    router: Option<crate::router::Frozen>,
-    mountpath: Value,
-    path: String,
-    views: crate::view::Views,
-    state: state::StateMap,
+#[diagnostic::do_not_recommend]
+impl IntoMiddleware<AppValue> for App {
+    fn into_middleware(self) -> Middleware {
+        Middleware::mount(Box::new(self))
+    }
 }
 
-/// A running application (`req.app`): settings, locals, mount information.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn info(req: &mut Request, res: &mut Response) -> Result {
-///     let env = req.app().setting_str("env").unwrap_or("?").to_owned();
-///     res.send(env)
-/// }
-/// ```
-#[derive(Clone)]
-pub struct AppRef(Arc<AppInner>);
+impl Plain<AppValue> for App {}
 
-impl AppRef {
-    /// The typed settings in force.
-    ///
-    /// ```
-    /// let app = webfw::app().freeze_root();
-    /// assert_eq!(app.settings().subdomain_offset, 2);
-    /// ```
-    pub fn settings(&self) -> &Compiled {
-        &self.0.compiled
-    }
-
-    /// `app.get(name)`.
-    ///
-    /// ```
-    /// let app = webfw::app().freeze_root();
-    /// assert!(app.setting("etag").is_some());
-    /// ```
-    pub fn setting(&self, name: &str) -> Option<&Setting> {
-        self.0.settings.get_own(name)
-    }
-
-    /// A string setting.
-    ///
-    /// ```
-    /// let app = webfw::app().freeze_root();
-    /// assert_eq!(app.setting_str("jsonp callback name"), Some("callback"));
-    /// ```
-    pub fn setting_str(&self, name: &str) -> Option<&str> {
-        self.setting(name).and_then(Setting::as_str)
-    }
-
-    /// `app.enabled(name)`.
-    ///
-    /// ```
-    /// assert!(webfw::app().freeze_root().enabled("x-powered-by"));
-    /// ```
-    pub fn enabled(&self, name: &str) -> bool {
-        self.setting(name)
-            .and_then(Setting::as_bool)
-            .unwrap_or(false)
-    }
-
-    /// `app.locals`.
-    ///
-    /// ```
-    /// assert!(webfw::app().freeze_root().locals().is_empty());
-    /// ```
-    pub fn locals(&self) -> &Map<String, Value> {
-        &self.0.locals
-    }
-
-    /// `app.mountpath`: a string, or an array when mounted on several paths.
-    ///
-    /// ```
-    /// assert_eq!(webfw::app().freeze_root().mountpath(), &serde_json::json!("/"));
-    /// ```
-    pub fn mountpath(&self) -> &Value {
-        &self.0.mountpath
-    }
-
-    /// `app.path()`: the parent's path plus the mount path (`""` at the top).
-    ///
-    /// ```
-    /// assert_eq!(webfw::app().freeze_root().path(), "");
-    /// ```
-    pub fn path(&self) -> &str {
-        &self.0.path
-    }
-
-    /// Runs this app as a mounted sub-app (Express's `mounted_app` plus
-    /// `expressInit`): `req.app` is this app while inside, the parent after.
-    pub(crate) async fn handle_mounted(&self, req: &mut Request, res: &mut Response) -> Exit {
-        let Some(router) = self.0.router.as_ref() else {
-            return Exit::Next(None);
-        };
-        let parent = std::mem::replace(&mut req.app, self.clone());
-        res.set_app(self.clone());
-        self.init(res);
-        let exit = router.handle(req, res).await;
-        res.set_app(parent.clone());
-        req.app = parent;
-        exit
-    }
-
-    /// `expressInit`: the `X-Powered-By` header.
-    fn init(&self, res: &mut Response) {
-        if self.0.compiled.x_powered_by {
-            res.insert_header(X_POWERED_BY, POWERED_BY_VALUE);
-        }
-    }
-
-    /// Runs a request through the top-level app and the final handler, as
-    /// far as its handlers are synchronous: `Some` when the rest must be
-    /// awaited through [`AppRef::resume_root`].
-    pub(crate) fn handle_root_now(
-        &self,
-        req: &mut Request,
-        res: &mut Response,
-    ) -> Option<Box<Resume>> {
-        let exit = match self.0.router.as_ref() {
-            Some(router) => {
-                self.init(res);
-                match router.run_now(req, res) {
-                    Ok(exit) => exit,
-                    Err(resume) => return Some(resume),
+/// `app.get(path, …)` and the other verbs, made from the router's list.
+macro_rules! app_verbs {
+    ($($(#[$doc:meta])* $name:ident => $method:literal;)*) => {
+        impl App {
+            $(
+                $(#[$doc])*
+                ///
+                /// ```
+                /// # use webfw::prelude::*;
+                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+                /// let mut app = webfw::app();
+                #[doc = concat!("app.", stringify!($name), "(\"/items/:id\", handler);")]
+                /// ```
+                pub fn $name<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
+                    self.router_mut().method($method, path, handlers);
+                    self
                 }
-            }
-            None => Exit::Next(None),
-        };
-        self.finish_root(req, res, exit);
-        None
-    }
-
-    /// Goes on with a request [`AppRef::handle_root_now`] stopped.
-    pub(crate) async fn resume_root(
-        &self,
-        req: &mut Request,
-        res: &mut Response,
-        resume: Box<Resume>,
-    ) {
-        let exit = match self.0.router.as_ref() {
-            // Not boxed: only nested routers recurse.
-            Some(router) => router.resume(req, res, resume).await,
-            None => Exit::Next(None),
-        };
-        self.finish_root(req, res, exit);
-    }
-
-    /// What the top-level app does once its router is done.
-    fn finish_root(&self, req: &mut Request, res: &mut Response, exit: Exit) {
-        let env = &self.0.compiled.env;
-        match exit {
-            Exit::Done if res.headers_sent() => {
-                if !res.finished() {
-                    let _ = res.end();
-                }
-            }
-            Exit::Done => {
-                let err = Error::new(format!(
-                    "a handler for {} {} returned Flow::Done without sending a response",
-                    req.method(),
-                    req.original_url()
-                ));
-                crate::final_handler::respond(req, res, Some(err), env);
-            }
-            Exit::Next(err) => crate::final_handler::respond(req, res, err, env),
+            )*
         }
-    }
+    };
 }
 
-impl std::fmt::Debug for AppRef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AppRef")
-            .field("mountpath", &self.0.mountpath)
-            .field("path", &self.0.path)
-            .finish()
-    }
-}
+crate::router::verbs::each_verb!(app_verbs);

@@ -15,11 +15,7 @@ use super::charset_tables::{NAMES, TABLES};
 
 /// iconv-lite's canonical name: lower case, a trailing `:1234` dropped,
 /// only letters and digits kept (`UTF_8` → `utf8`).
-///
-/// ```
-/// assert_eq!(webfw::body::canonical_charset("ISO-8859-1"), "iso88591");
-/// ```
-pub fn canonical_charset(label: &str) -> String {
+pub(crate) fn canonical_charset(label: &str) -> String {
     let lower = label.to_ascii_lowercase();
     let trimmed = match lower.rsplit_once(':') {
         Some((head, tail)) if tail.len() == 4 && tail.bytes().all(|b| b.is_ascii_digit()) => head,
@@ -101,31 +97,13 @@ fn codec(label: &str) -> Option<Codec> {
 }
 
 /// `iconv.encodingExists(label)`.
-///
-/// ```
-/// assert!(webfw::body::charset_supported("windows-1251"));
-/// assert!(webfw::body::charset_supported("UTF_16"));
-/// assert!(webfw::body::charset_supported("utf-7"));
-/// assert!(!webfw::body::charset_supported("utf-32"));
-/// ```
-pub fn charset_supported(label: &str) -> bool {
+pub(crate) fn charset_supported(label: &str) -> bool {
     codec(label).is_some()
 }
 
 /// `iconv.decode(bytes, label)`: the text, or `None` for a charset
 /// iconv-lite does not know (body-parser's 415 `charset.unsupported`).
-///
-/// ```
-/// use webfw::body::decode_charset;
-/// assert_eq!(decode_charset(b"caf\xe9", "latin1").as_deref(), Some("café"));
-/// assert_eq!(decode_charset(b"\xef\xbb\xbfhi", "utf-8").as_deref(), Some("hi"));
-/// assert_eq!(decode_charset(b"\xff\xfeh\0i\0", "utf-16").as_deref(), Some("hi"));
-/// assert_eq!(decode_charset(b"\xc0", "windows-1251").as_deref(), Some("А"));
-/// assert_eq!(decode_charset(b"+AOk-t+AOk-", "utf-7").as_deref(), Some("été"));
-/// assert_eq!(decode_charset(b"hi", "hex").as_deref(), Some("6869"));
-/// assert_eq!(decode_charset(b"x", "utf-32"), None);
-/// ```
-pub fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
+pub(crate) fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
     let codec = codec(label)?;
     let text = match codec {
         Codec::Utf8 => String::from_utf8_lossy(bytes).into_owned(),
@@ -199,6 +177,45 @@ fn detect_utf16(b: &[u8]) -> &'static Encoding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_charset_as_documented() {
+        assert_eq!(canonical_charset("ISO-8859-1"), "iso88591");
+    }
+
+    #[test]
+    fn charset_supported_as_documented() {
+        assert!(charset_supported("windows-1251"));
+        assert!(charset_supported("UTF_16"));
+        assert!(charset_supported("utf-7"));
+        assert!(!charset_supported("utf-32"));
+    }
+
+    #[test]
+    fn decode_charset_as_documented() {
+        assert_eq!(
+            decode_charset(b"caf\xe9", "latin1").as_deref(),
+            Some("café")
+        );
+        assert_eq!(
+            decode_charset(b"\xef\xbb\xbfhi", "utf-8").as_deref(),
+            Some("hi")
+        );
+        assert_eq!(
+            decode_charset(b"\xff\xfeh\0i\0", "utf-16").as_deref(),
+            Some("hi")
+        );
+        assert_eq!(
+            decode_charset(b"\xc0", "windows-1251").as_deref(),
+            Some("А")
+        );
+        assert_eq!(
+            decode_charset(b"+AOk-t+AOk-", "utf-7").as_deref(),
+            Some("été")
+        );
+        assert_eq!(decode_charset(b"hi", "hex").as_deref(), Some("6869"));
+        assert_eq!(decode_charset(b"x", "utf-32"), None);
+    }
 
     #[test]
     fn iconv_outputs() {

@@ -5,17 +5,7 @@
 /// unit, fractions rounded down) or else `parseInt(value, 10)`: leading
 /// digits, the rest ignored (`"100"` and `"100b"` are 100 bytes). `None`
 /// when no number can be read, or it is negative.
-///
-/// ```
-/// use webfw::body::parse_limit;
-/// assert_eq!(parse_limit("100kb"), Some(102_400));
-/// assert_eq!(parse_limit("1.5MB"), Some(1_572_864));
-/// assert_eq!(parse_limit("1 gb"), Some(1 << 30));
-/// assert_eq!(parse_limit("100"), Some(100));
-/// assert_eq!(parse_limit("50b"), Some(50));
-/// assert_eq!(parse_limit("lots"), None);
-/// ```
-pub fn parse_limit(value: &str) -> Option<usize> {
+pub(crate) fn parse_limit(value: &str) -> Option<usize> {
     if let Some(n) = with_unit(value) {
         return (n >= 0.0).then(|| n.floor() as usize);
     }
@@ -161,6 +151,16 @@ impl From<i32> for Limit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parse_limit_as_documented() {
+        assert_eq!(parse_limit("100kb"), Some(102_400));
+        assert_eq!(parse_limit("1.5MB"), Some(1_572_864));
+        assert_eq!(parse_limit("1 gb"), Some(1 << 30));
+        assert_eq!(parse_limit("100"), Some(100));
+        assert_eq!(parse_limit("50b"), Some(50));
+        assert_eq!(parse_limit("lots"), None);
+    }
 
     #[test]
     fn units_and_rounding() {

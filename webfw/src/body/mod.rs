@@ -39,9 +39,9 @@ use bytes::Bytes;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use charset::{canonical_charset, charset_supported, decode_charset};
+pub(crate) use charset::{charset_supported, decode_charset};
 pub use json::{JsonOptions, JsonParser, json};
-pub use limit::{Limit, parse_limit};
+pub use limit::Limit;
 pub use options::MediaTypes;
 pub use raw::{RawOptions, RawParser, raw};
 pub use text::{TextOptions, TextParser, text};

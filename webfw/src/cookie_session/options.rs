@@ -13,7 +13,7 @@ use crate::http::cookie::{Priority, SameSite};
 /// ```
 /// use std::time::Duration;
 /// use webfw::cookie_session::CookieSessionOptions;
-/// use webfw::http::cookie::SameSite;
+/// use webfw::SameSite;
 /// let opts = CookieSessionOptions::new()
 ///     .keys(["key-new", "key-old"])
 ///     .max_age(Duration::from_secs(3600))
@@ -209,7 +209,7 @@ impl CookieSessionOptions {
     /// `sameSite`.
     ///
     /// ```
-    /// use webfw::http::cookie::SameSite;
+    /// use webfw::SameSite;
     /// let o = webfw::cookie_session::CookieSessionOptions::new().same_site(SameSite::Strict);
     /// assert_eq!(o.same_site, Some(SameSite::Strict));
     /// ```
@@ -243,7 +243,7 @@ impl CookieSessionOptions {
     /// `priority`.
     ///
     /// ```
-    /// use webfw::http::cookie::Priority;
+    /// use webfw::Priority;
     /// let o = webfw::cookie_session::CookieSessionOptions::new().priority(Priority::High);
     /// assert_eq!(o.priority, Some(Priority::High));
     /// ```

@@ -355,7 +355,7 @@ impl Serialize for CookieSession {
 
 /// `Session.serialize`: base64 (with padding) of `JSON.stringify(session)`.
 pub(crate) fn encode(data: &Map<String, Value>) -> String {
-    let json = crate::app::json::to_js_string(&js_ordered(Value::Object(data.clone())));
+    let json = crate::app_ref::json::to_js_string(&js_ordered(Value::Object(data.clone())));
     base64::engine::general_purpose::STANDARD.encode(json)
 }
 

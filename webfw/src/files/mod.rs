@@ -13,6 +13,7 @@
 //! ```
 
 mod max_age;
+pub(crate) mod node_path;
 pub(crate) mod options;
 pub(crate) mod path;
 pub(crate) mod send;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use http::{HeaderName, HeaderValue};
 
 use super::MaxAge;
+use super::node_path::absolute;
 
 /// The `dotfiles` option: what to do with a path that has a segment
 /// starting with `.`.
@@ -228,19 +229,4 @@ pub(crate) fn header_pair(name: &str, value: &str) -> Option<(HeaderName, Header
     let bytes = crate::http::content_disposition::latin1_bytes(value)?;
     let value = HeaderValue::from_bytes(&bytes).ok()?;
     Some((name, value))
-}
-
-/// `path.resolve(p)`: relative to the working directory, normalised,
-/// without a trailing slash.
-pub(crate) fn absolute(p: PathBuf) -> String {
-    let p = if p.is_absolute() {
-        p
-    } else {
-        std::env::current_dir().map_or(p.clone(), |cwd| cwd.join(p))
-    };
-    let normal = super::path::normalize(&p.to_string_lossy());
-    match normal.strip_suffix('/') {
-        Some(s) if !s.is_empty() => s.to_owned(),
-        _ => normal,
-    }
 }

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
+use super::node_path::{normalize, normalize_as};
 use super::options::{Config, Dotfiles};
 use crate::error::Error;
 
@@ -44,59 +45,6 @@ pub(crate) fn decode_component(s: &str) -> Option<Cow<'_, str>> {
         i = at + 3;
     }
     percent_encoding::percent_decode_str(s).decode_utf8().ok()
-}
-
-/// Node's `path.posix.normalize`, built in one string.
-pub(crate) fn normalize(path: &str) -> String {
-    normalize_as(path, path.starts_with('/'))
-}
-
-/// `normalize`, with `absolute: false` giving what `normalize('./' + path)`
-/// gives without building that string.
-fn normalize_as(path: &str, absolute: bool) -> String {
-    if path.is_empty() {
-        return ".".to_owned();
-    }
-    let base = usize::from(absolute);
-    let mut out = String::with_capacity(path.len() + 1);
-    if absolute {
-        out.push('/');
-    }
-    // Leading `..` segments of a relative path, which a later `..` keeps.
-    let mut ups = 0;
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                let kept = if ups == 0 { 0 } else { ups * 3 - 1 };
-                if out.len() > base + kept {
-                    match out[base..].rfind('/') {
-                        Some(i) => out.truncate(base + i),
-                        None => out.truncate(base),
-                    }
-                } else if !absolute {
-                    if out.len() > base {
-                        out.push('/');
-                    }
-                    out.push_str("..");
-                    ups += 1;
-                }
-            }
-            s => {
-                if out.len() > base {
-                    out.push('/');
-                }
-                out.push_str(s);
-            }
-        }
-    }
-    if out.is_empty() {
-        out.push('.');
-    }
-    if path.ends_with('/') && !out.ends_with('/') {
-        out.push('/');
-    }
-    out
 }
 
 /// send's `pipe` up to the file system: `path` is already decoded (send
@@ -230,30 +178,6 @@ mod tests {
         assert_eq!(plain_rel("/a/.x"), None);
         assert_eq!(plain_rel("//a"), None);
         assert_eq!(plain_rel("/"), None);
-    }
-
-    #[test]
-    fn normalize_like_node() {
-        for (input, want) in [
-            ("", "."),
-            ("./", "./"),
-            ("./hello.txt", "hello.txt"),
-            ("./../x", "../x"),
-            ("./a/../../x", "../x"),
-            ("./a//b/./c/", "a/b/c/"),
-            ("/a/../b", "/b"),
-            ("/..", "/"),
-            ("./..", ".."),
-            ("./a/..", "."),
-            ("./../../a/../b", "../../b"),
-            ("a/b/../../..", ".."),
-            ("/a/b/../../..", "/"),
-            ("//a//b//", "/a/b/"),
-            ("./.", "."),
-            ("../a/..", ".."),
-        ] {
-            assert_eq!(normalize(input), want, "{input}");
-        }
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use http::HeaderValue;
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
 
-use super::options::{Config, Dotfiles, absolute};
+use super::node_path::absolute;
+use super::options::{Config, Dotfiles};
 use super::send::{FileStream, Located, Sent, locate, respond, stream};
 use super::{MaxAge, path};
 use crate::error::Error;

@@ -131,10 +131,10 @@ macro_rules! async_handler {
 pub mod __async_handler {
     use std::sync::Arc;
 
+    use crate::handler::Middleware;
     use crate::handler::{BoxFuture, Handler, HandlerFuture, Result};
     use crate::request::Request;
     use crate::response::Response;
-    use crate::router::Middleware;
 
     /// Gives the closure its argument types.
     pub fn infer<F>(f: F) -> F

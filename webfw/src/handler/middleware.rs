@@ -4,13 +4,13 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use super::entry::Middleware;
 use super::markers::*;
 use super::{ErrorHandler, Flow, Handler, HandlerFuture, Result, SyncHandler, next};
 use crate::error::Error;
+use crate::outcome::{Meaning, Within, meaning};
 use crate::request::Request;
 use crate::response::Response;
-use crate::router::Middleware;
-use crate::router::flow::{Meaning, Within, meaning};
 
 /// Converts functions, routers and apps into [`Middleware`]. The type parameter
 /// only tells the implementations apart (sync fn, async fn, error fn, …); it is
@@ -326,6 +326,15 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
+impl IntoMiddleware<MiddlewareValue> for Middleware {
+    fn into_middleware(self) -> Middleware {
+        self
+    }
+}
+
+impl sealed::Plain<MiddlewareValue> for Middleware {}
+
 impl<H: Handler> IntoMiddleware<HandlerValue> for H {
     fn into_middleware(self) -> Middleware {
         Middleware::from_handler(Arc::new(self))
@@ -448,6 +457,42 @@ tuple_middlewares! {
     (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML, N MN, O MO)
     (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML, N MN, O MO, P MP)
     (A MA, B MB, C MC, D MD, E ME, F MF, G MG, H MH, I MI, J MJ, K MK, L ML, N MN, O MO, P MP, Q MQ)
+}
+
+/// Wraps a [`Handler`] value (a struct implementing the trait).
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{handler, Handler, HandlerFuture};
+/// struct Ok200;
+/// impl Handler for Ok200 {
+///     fn call<'a>(&'a self, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.send_status(200)))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.use_(handler(Ok200));
+/// ```
+pub fn handler(h: impl Handler) -> Middleware {
+    Middleware::from_handler(Arc::new(h))
+}
+
+/// Wraps an [`ErrorHandler`] value.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::{error_handler_value, ErrorHandler, HandlerFuture};
+/// struct Plain;
+/// impl ErrorHandler for Plain {
+///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+///         HandlerFuture::Ready(Some(res.status(e.status()).send(e.to_string())))
+///     }
+/// }
+/// let mut app = webfw::app();
+/// app.use_(error_handler_value(Plain));
+/// ```
+pub fn error_handler_value(h: impl ErrorHandler) -> Middleware {
+    Middleware::from_error_handler(Arc::new(h))
 }
 
 #[cfg(test)]

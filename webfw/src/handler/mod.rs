@@ -25,87 +25,31 @@
 //! ```
 
 mod closures;
+mod entry;
 mod middleware;
 mod param;
 mod state;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use crate::error::Error;
 use crate::request::Request;
 use crate::response::Response;
-use crate::router::Middleware;
 
 pub use closures::{__async_handler, async_handler_fn, error_handler_fn, handler_fn, param_fn};
+pub use entry::Middleware;
+pub(crate) use entry::{Entry, Mount};
 pub(crate) use middleware::sealed;
-pub use middleware::{AsyncErrorHandlerFn, AsyncHandlerFn, IntoMiddleware, IntoMiddlewares};
+pub use middleware::{
+    AsyncErrorHandlerFn, AsyncHandlerFn, IntoMiddleware, IntoMiddlewares, error_handler_value,
+    handler,
+};
 pub use param::{AsyncParamFn, IntoParamHandler};
-pub(crate) use state::Unbound;
 pub use state::{AsyncStateFn, with_state, with_state_async};
 
-/// What a handler tells the router to do next.
-///
-/// ```
-/// use webfw::Flow;
-/// assert_eq!(webfw::next().unwrap(), Flow::Next);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flow {
-    /// `next()`: continue with the next matching handler.
-    Next,
-    /// `next('route')`: skip the rest of the current route's handlers.
-    Route,
-    /// `next('router')`: leave the current router.
-    Router,
-    /// The response has been handled; stop here.
-    Done,
-}
-
-/// The result of a handler: a [`Flow`] or an [`Error`] (Express: `next(err)`).
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn admin(req: &mut Request, _res: &mut Response) -> Result {
-///     if req.get("x-admin").is_none() {
-///         return Err(Error::new("forbidden").with_status(403));
-///     }
-///     next()
-/// }
-/// ```
-pub type Result<T = Flow, E = Error> = std::result::Result<T, E>;
-
-/// `next()`: pass control to the next matching handler.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn pass(_req: &mut Request, _res: &mut Response) -> Result { next() }
-/// ```
-pub fn next() -> Result {
-    Ok(Flow::Next)
-}
-
-/// `next('route')`: skip the remaining handlers of this route.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn skip(_req: &mut Request, _res: &mut Response) -> Result { next_route() }
-/// ```
-pub fn next_route() -> Result {
-    Ok(Flow::Route)
-}
-
-/// `next('router')`: leave the current router.
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn leave(_req: &mut Request, _res: &mut Response) -> Result { next_router() }
-/// ```
-pub fn next_router() -> Result {
-    Ok(Flow::Router)
-}
+pub use crate::outcome::{Flow, Result, next, next_route, next_router};
 
 /// A boxed, sendable future.
 ///
@@ -311,40 +255,4 @@ pub mod markers {
     pub struct One<M>(M);
     /// A vector of middleware.
     pub struct Many;
-}
-
-/// Wraps a [`Handler`] value (a struct implementing the trait).
-///
-/// ```
-/// use webfw::prelude::*;
-/// use webfw::{handler, Handler, HandlerFuture};
-/// struct Ok200;
-/// impl Handler for Ok200 {
-///     fn call<'a>(&'a self, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.send_status(200)))
-///     }
-/// }
-/// let mut app = webfw::app();
-/// app.use_(handler(Ok200));
-/// ```
-pub fn handler(h: impl Handler) -> Middleware {
-    Middleware::from_handler(Arc::new(h))
-}
-
-/// Wraps an [`ErrorHandler`] value.
-///
-/// ```
-/// use webfw::prelude::*;
-/// use webfw::{error_handler_value, ErrorHandler, HandlerFuture};
-/// struct Plain;
-/// impl ErrorHandler for Plain {
-///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.status(e.status()).send(e.to_string())))
-///     }
-/// }
-/// let mut app = webfw::app();
-/// app.use_(error_handler_value(Plain));
-/// ```
-pub fn error_handler_value(h: impl ErrorHandler) -> Middleware {
-    Middleware::from_error_handler(Arc::new(h))
 }

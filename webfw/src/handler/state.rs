@@ -7,18 +7,11 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use super::entry::{Entry, Middleware, Pending, Unbound};
 use super::{Handler, HandlerFuture, Result, SyncHandler};
-use crate::app::StateMap;
+use crate::app_ref::state::StateMap;
 use crate::request::Request;
 use crate::response::Response;
-use crate::router::{Entry, Middleware};
-
-/// A handler waiting for its value: the freeze binds it to the value of
-/// the app it is registered in.
-pub(crate) trait Unbound: Send + Sync {
-    /// The handler with its value, or the name of the type missing.
-    fn bind(self: Box<Self>, state: &StateMap) -> std::result::Result<Entry, &'static str>;
-}
 
 /// `f` and the type of value it takes, until the freeze finds the value.
 struct Waiting<T, F, K> {
@@ -90,7 +83,7 @@ where
     T: Send + Sync + 'static,
     F: Fn(&mut Request, &mut Response, &T) -> Result + Send + Sync + 'static,
 {
-    Middleware(Entry::Unbound(Box::new(Waiting::<T, F, SyncKind> {
+    Middleware(Pending::Unbound(Box::new(Waiting::<T, F, SyncKind> {
         f,
         kind: PhantomData,
     })))
@@ -190,7 +183,7 @@ where
     T: Send + Sync + 'static,
     F: std::ops::AsyncFn(&mut Request, &mut Response, &T) -> Result + for<'a> AsyncStateFn<'a, T>,
 {
-    Middleware(Entry::Unbound(Box::new(Waiting::<T, F, AsyncKind> {
+    Middleware(Pending::Unbound(Box::new(Waiting::<T, F, AsyncKind> {
         f,
         kind: PhantomData,
     })))

@@ -146,10 +146,9 @@ pub use webfw_macros::logger_token;
 pub use webfw_pattern::logfmt::FormatError;
 
 use crate::handler::sealed::Plain;
-use crate::handler::{Flow, IntoMiddleware, SyncHandler, markers};
+use crate::handler::{Flow, IntoMiddleware, Middleware, SyncHandler, markers};
 use crate::request::Request;
 use crate::response::{Response, SharedFinish};
-use crate::router::Middleware;
 use tokens::{Cx, Line};
 
 type SkipFn = Arc<dyn Fn(&Request, &Response) -> bool + Send + Sync>;

@@ -10,7 +10,7 @@ impl Request {
     /// [`ParsedRange::Malformed`] are Express's `-1` and `-2`.
     ///
     /// ```
-    /// use webfw::http::range::{ByteRange, ParsedRange};
+    /// use webfw::{ByteRange, ParsedRange};
     /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
     /// assert_eq!(req.range(1000, false), None);
     /// req.headers_mut().insert("range", "bytes=0-99".parse().unwrap());

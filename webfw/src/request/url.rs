@@ -199,7 +199,7 @@ impl Url {
     /// `req.url`. Returns what [`Url::leave_mount`] needs, or `None`
     /// (changing nothing) when those bytes do not end at a segment boundary
     /// (Express also allows `.`). `edge` is
-    /// [`mount_edge`](crate::router::layer::mount_edge) of `req.path`: the
+    /// [`mount_edge`] of `req.path`: the
     /// router reads it while it has the path at hand. The common case (an
     /// unrewritten origin-form URL whose rest starts with `/`) moves two
     /// offsets, inlined into the router's walk, and leaving moves them back;
@@ -358,10 +358,20 @@ impl Url {
     }
 }
 
+/// For a mount path of `len` bytes at the start of `path`: whether it ends
+/// with `/`, when the path goes on with `/` after it (the only mount
+/// [`Url::enter_mount`] does by moving offsets); `None` otherwise.
+#[inline(always)]
+pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
+    match (path.first(), path.get(len)) {
+        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::router::layer::mount_edge;
 
     /// A target and its URL state, as a request holds them.
     struct Target {

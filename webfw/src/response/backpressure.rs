@@ -7,7 +7,7 @@ use crate::error::Error;
 use super::Response;
 
 /// `res.write`'s outcome for a chunk the connection refused.
-pub(super) fn pushed(p: Pushed) -> crate::handler::Result<()> {
+pub(super) fn pushed(p: Pushed) -> crate::outcome::Result<()> {
     match p {
         Pushed::Queued => Ok(()),
         Pushed::Closed => Err(Error::plain(
@@ -94,7 +94,7 @@ impl Response {
     ///     res.end()
     /// }
     /// ```
-    pub async fn drain(&mut self) -> crate::handler::Result<()> {
+    pub async fn drain(&mut self) -> crate::outcome::Result<()> {
         if !self.headers_sent {
             return Ok(());
         }

@@ -17,7 +17,7 @@ type EncodeFn = Arc<dyn Fn(&str) -> String + Send + Sync>;
 /// ```
 /// use std::time::Duration;
 /// use webfw::CookieOptions;
-/// use webfw::http::cookie::SameSite;
+/// use webfw::SameSite;
 /// let opts = CookieOptions::new()
 ///     .max_age(Duration::from_secs(3600))
 ///     .http_only()
@@ -141,7 +141,7 @@ impl CookieOptions {
     /// Sets `priority`.
     ///
     /// ```
-    /// use webfw::http::cookie::Priority;
+    /// use webfw::Priority;
     /// let o = webfw::CookieOptions::new().priority(Priority::High);
     /// assert_eq!(o.priority, Some(Priority::High));
     /// ```
@@ -173,7 +173,7 @@ impl CookieOptions {
     /// Sets `sameSite`.
     ///
     /// ```
-    /// use webfw::http::cookie::SameSite;
+    /// use webfw::SameSite;
     /// let o = webfw::CookieOptions::new().same_site(SameSite::Strict);
     /// assert_eq!(o.same_site, Some(SameSite::Strict));
     /// ```

@@ -2,8 +2,8 @@
 
 use super::Response;
 use crate::error::Error;
-use crate::handler::Result;
 use crate::http::negotiate;
+use crate::outcome::Result;
 
 type FormatFn<'h> = Box<dyn FnOnce(&mut Response) -> Result + 'h>;
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Response;
 use crate::error::Error;
-use crate::handler::Result;
+use crate::outcome::Result;
 use crate::request::Request;
 
 /// The callback name as Express keeps it: `[`, `]`, `$`, `.`, letters,
@@ -35,7 +35,7 @@ impl Response {
     /// assert!(res.headers_sent());
     /// ```
     pub fn jsonp<T: Serialize + ?Sized>(&mut self, req: &Request, value: &T) -> Result {
-        let body = crate::app::json::stringify(value, self.app.settings())
+        let body = crate::app_ref::json::stringify(value, self.app.settings())
             .map_err(|e| Error::new(e.to_string()).with_name("TypeError"))?;
         let name = &self.app.settings().jsonp_callback_name;
         let callback = match req.query().get(name.as_str()) {

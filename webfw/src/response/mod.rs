@@ -11,7 +11,7 @@ mod body_memo;
 mod cookie;
 mod encode;
 mod format;
-pub(crate) mod header_pool;
+mod fresh;
 mod jsonp;
 mod links;
 pub(crate) mod outbox;
@@ -30,10 +30,11 @@ use http::header::{CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::{Map, Value};
 
-use crate::app::AppRef;
+use crate::app_ref::AppRef;
 use crate::error::Error;
-use crate::handler::Result;
+use crate::header_pool;
 use crate::inline_option::InlineOption;
+use crate::outcome::Result;
 use crate::request::{Request, header_str};
 use outbox::{Head, HeadBody, Mailbox, Outbox};
 
@@ -51,6 +52,7 @@ enum FinishHook {
     /// Registered with `on_finish`: may read every response header.
     Once(FinishFn),
     /// With the instant it was registered, for hooks that time the response.
+    #[cfg_attr(not(any(feature = "logger", feature = "tracing")), allow(dead_code))]
     Shared(Arc<dyn SharedFinish>, Option<Instant>),
 }
 
@@ -629,6 +631,7 @@ impl Response {
 
     /// [`Response::on_finish`] for a hook that declares what it reads.
     /// `since` is handed back to the hook (a timing hook's start).
+    #[cfg_attr(not(any(feature = "logger", feature = "tracing")), allow(dead_code))]
     pub(crate) fn on_finish_shared(&mut self, hook: Arc<dyn SharedFinish>, since: Option<Instant>) {
         self.push_finish(FinishHook::Shared(hook, since));
     }
@@ -659,11 +662,13 @@ impl Response {
 
     /// Records when the head is committed (what an `on_headers` hook taking
     /// the time would see, without the hook).
+    #[cfg_attr(not(feature = "logger"), allow(dead_code))]
     pub(crate) fn time_head(&mut self) {
         self.time_head = true;
     }
 
     /// When the head was committed, if [`Response::time_head`] was asked for.
+    #[cfg_attr(not(feature = "logger"), allow(dead_code))]
     pub(crate) fn head_at(&self) -> Option<Instant> {
         self.head_at
     }
@@ -693,6 +698,7 @@ impl Response {
     /// The Content-Length `send` set but did not store (no hook reads every
     /// header): what a declared reader of `content-length` sees once the
     /// head is sent.
+    #[cfg_attr(not(feature = "logger"), allow(dead_code))]
     pub(crate) fn sent_length(&self) -> Option<usize> {
         self.sent_length
     }

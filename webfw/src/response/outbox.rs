@@ -341,6 +341,7 @@ impl Mailbox {
     }
 
     /// Makes the head wait for `gate` (after any gate set before).
+    #[cfg_attr(not(any(feature = "session", feature = "tower")), allow(dead_code))]
     pub(crate) fn set_gate(&self, gate: Gate) {
         let mut st = self.lock();
         st.gate = Some(match st.gate.take() {
@@ -553,6 +554,7 @@ impl Outbox {
     }
 
     /// Makes the head wait for `gate` (after any gate set before).
+    #[cfg_attr(not(feature = "session"), allow(dead_code))]
     pub(crate) fn set_gate(&self, gate: Gate) {
         self.mailbox.set_gate(gate);
     }

@@ -5,9 +5,9 @@ use std::future::Future;
 use serde::Serialize;
 
 use super::Response;
-use crate::app::views::{merge, to_locals};
+use crate::app_ref::{merge, to_locals};
 use crate::error::Error;
-use crate::handler::Result;
+use crate::outcome::Result;
 
 impl Response {
     /// `res.render(view, locals)`: renders a view with `app.locals`,

@@ -10,9 +10,9 @@ use serde_json::Value;
 
 use super::outbox::HeadBody;
 use super::{Known, Response};
-use crate::app::EtagMode;
+use crate::app_ref::settings::EtagMode;
 use crate::error::Error;
-use crate::handler::{Flow, Result};
+use crate::outcome::{Flow, Result};
 
 /// What `res.send` accepts: text, bytes, or a JSON value. Borrowed text and
 /// bytes are copied only when the response needs them; a small body sent
@@ -297,7 +297,7 @@ impl Response {
     /// res.json(&todos).unwrap();
     /// ```
     pub fn json<B: JsonBody>(&mut self, mut value: B) -> Result {
-        let body = match crate::app::json::stringify(value.json_body(), self.app.settings()) {
+        let body = match crate::app_ref::json::stringify(value.json_body(), self.app.settings()) {
             Ok(b) => b,
             Err(e) => return Err(Error::new(e.to_string()).with_name("TypeError")),
         };

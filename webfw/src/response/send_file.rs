@@ -14,7 +14,7 @@ use http::header::CONTENT_DISPOSITION;
 use super::Response;
 use crate::error::Error;
 use crate::files::{self, SendFileOptions, Sent};
-use crate::handler::{Flow, Result};
+use crate::outcome::{Flow, Result};
 use crate::request::Request;
 
 impl Response {
@@ -164,7 +164,7 @@ impl Response {
         options.headers.retain(|(n, _)| *n != CONTENT_DISPOSITION);
         options.headers.insert(0, (CONTENT_DISPOSITION, value));
         let full = if options.config.root.is_none() {
-            files::options::absolute(path.into())
+            files::node_path::absolute(path.into())
         } else {
             path.to_owned()
         };

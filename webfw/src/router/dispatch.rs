@@ -7,15 +7,16 @@ use std::sync::Arc;
 
 use http::Method;
 
-use super::flow::{self, Meaning, Run, Step, Within, call_guarded};
+use super::flow::{self, Run, Step, call_guarded};
 use super::index::Fact;
-use super::layer::{Layer, LayerKind, Matched, mount_edge};
+use super::layer::{Layer, LayerKind, Matched};
 use super::route::{lower_method, route_method};
-use super::{Frozen, Params};
+use super::{Params, RouterRef};
 use crate::error::Error;
-use crate::handler::BoxFuture;
+use crate::handler::{Handler, HandlerFuture};
 use crate::inline_option::InlineOption;
-use crate::request::{Mounted, Request};
+use crate::outcome::{Meaning, Within, meaning};
+use crate::request::{Mounted, Request, mount_edge};
 use crate::response::Response;
 
 /// How a router (or app) hands control back to its parent.
@@ -53,8 +54,8 @@ enum Cached {
 }
 
 /// A router's walk over its layers, in values: the synchronous walk
-/// ([`Frozen::walk_now`]) pauses before a layer's param callbacks or an
-/// entry that may await, and the async [`Frozen::resume`] awaits that and
+/// ([`RouterRef::walk_now`]) pauses before a layer's param callbacks or an
+/// entry that may await, and the async [`RouterRef::resume`] awaits that and
 /// goes back into the same walk. Owned, so that a future can hold it beside
 /// the app the router belongs to.
 struct Walk {
@@ -101,7 +102,7 @@ impl InLayer {
     }
 }
 
-/// The walk paused: [`Frozen::resume`] goes on.
+/// The walk paused: [`RouterRef::resume`] goes on.
 struct Paused;
 
 /// The parts of a [`Walk`] only some requests use.
@@ -138,16 +139,17 @@ pub(crate) struct Resume {
     walk: Walk,
 }
 
-impl Frozen {
-    /// Runs this router for a request (boxed: routers nest).
-    pub(crate) fn handle<'a>(
-        &'a self,
-        req: &'a mut Request,
-        res: &'a mut Response,
-    ) -> BoxFuture<'a, Exit> {
-        Box::pin(self.run(req, res))
+/// A mounted router runs as one handler of its parent's layer (Express's
+/// router is itself a `(req, res, next)` function); boxed, as routers nest.
+impl Handler for RouterRef {
+    fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        HandlerFuture::Boxed(Box::pin(
+            async move { self.run(req, res).await.into_result() },
+        ))
     }
+}
 
+impl RouterRef {
     /// Runs this router; restores `req.params` on the way out.
     pub(crate) async fn run(&self, req: &mut Request, res: &mut Response) -> Exit {
         match self.run_now(req, res) {
@@ -157,7 +159,7 @@ impl Frozen {
     }
 
     /// Runs this router as far as its layers are synchronous: the exit, or
-    /// where [`Frozen::resume`] must go on.
+    /// where [`RouterRef::resume`] must go on.
     /// The resume point is boxed: it is rare, and it moves into the
     /// request's future.
     pub(crate) fn run_now(
@@ -189,7 +191,7 @@ impl Frozen {
         }
     }
 
-    /// Goes on with a walk [`Frozen::run_now`] paused: awaits what it
+    /// Goes on with a walk [`RouterRef::run_now`] paused: awaits what it
     /// paused at, then re-enters the synchronous walk.
     pub(crate) async fn resume(
         &self,
@@ -293,7 +295,7 @@ impl Frozen {
                 if !handles && !walk.is_head {
                     continue;
                 }
-                req.route = route.info.clone();
+                req.route = Some(route.info.clone());
             }
             match (self.opts.merge_params, matched.params) {
                 (false, Some(params)) => req.replace_params(params),
@@ -482,7 +484,7 @@ impl Frozen {
             for cb in callbacks {
                 let r = call_guarded(|| cb.call(req, res, &value)).await;
                 entry.value = req.params.get(key).unwrap_or_default().to_owned();
-                match flow::meaning(r, Within::Param) {
+                match meaning(r, Within::Param) {
                     Meaning::Continue => continue,
                     Meaning::Done => return ParamOutcome::Done,
                     Meaning::EndLayer => {

@@ -13,72 +13,17 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use super::Exit;
-use super::layer::{Entry, LayerKind};
+use super::layer::LayerKind;
 use super::route::{MethodSel, same_method};
 use crate::error::Error;
-use crate::handler::{Flow, HandlerFuture, Result};
+use crate::handler::{Entry, HandlerFuture};
+use crate::outcome::{Flow, Meaning, Result, Within, meaning};
 use crate::request::Request;
 use crate::response::Response;
 
-/// Where a handler ran: what `next('route')` means depends on it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Within {
-    /// A `use` layer: `next('route')` is `next()`.
-    Use,
-    /// A route: `next('route')` skips the rest of the route.
-    Route,
-    /// A parameter callback: `next('route')` skips the layer.
-    Param,
-}
-
-/// What a handler's result asks for.
-#[derive(Debug)]
-pub(crate) enum Meaning {
-    /// Go on with the next handler.
-    Continue,
-    /// Go on in error mode, with this error: only error handlers run.
-    Fail(Error),
-    /// Leave the layer (`next('route')` in a route or parameter callback).
-    EndLayer,
-    /// Leave the router (`next('router')`).
-    LeaveRouter,
-    /// The response is handled: stop everything.
-    Done,
-}
-
-/// The meaning of each handler outcome, written once: every run of
-/// handlers, the fused run of plain functions and the parameter callbacks
-/// read a result through this.
-#[inline(always)]
-pub(crate) fn meaning(r: Result, within: Within) -> Meaning {
-    match r {
-        Ok(Flow::Next) => Meaning::Continue,
-        Ok(Flow::Route) if within == Within::Use => Meaning::Continue,
-        Ok(Flow::Route) => Meaning::EndLayer,
-        Ok(Flow::Router) => Meaning::LeaveRouter,
-        Ok(Flow::Done) => Meaning::Done,
-        Err(e) => Meaning::Fail(e),
-    }
-}
-
-impl Meaning {
-    /// The result that means this, for a run that hands it on (a fused
-    /// run of plain functions is one handler to the run around it).
-    #[inline(always)]
-    pub(crate) fn into_result(self) -> Result {
-        match self {
-            Meaning::Continue => Ok(Flow::Next),
-            Meaning::Fail(e) => Err(e),
-            Meaning::EndLayer => Ok(Flow::Route),
-            Meaning::LeaveRouter => Ok(Flow::Router),
-            Meaning::Done => Ok(Flow::Done),
-        }
-    }
-}
-
 impl Exit {
     /// A nested router's or app's exit as its entry's result.
-    fn into_result(self) -> Result {
+    pub(crate) fn into_result(self) -> Result {
         match self {
             Exit::Done => Ok(Flow::Done),
             Exit::Next(None) => Ok(Flow::Next),
@@ -148,12 +93,12 @@ impl LayerKind {
     fn slot(&self, i: usize, method: &str) -> Slot<'_> {
         match self {
             LayerKind::Use(handlers) => match handlers.get(i) {
-                Some(h) => Slot::Entry(&h.0),
+                Some(h) => Slot::Entry(h),
                 None => Slot::End,
             },
             LayerKind::Route(route) => match route.stack.get(i) {
                 Some((MethodSel::One(m), _)) if !same_method(m, method) => Slot::Skip,
-                Some((_, h)) => Slot::Entry(&h.0),
+                Some((_, h)) => Slot::Entry(h),
                 None => Slot::End,
             },
         }
@@ -166,9 +111,7 @@ impl LayerKind {
 fn runs(entry: &Entry, failing: bool) -> bool {
     match entry {
         Entry::Error(_) => failing,
-        // Registered but not frozen: nothing to run (freezing replaces them).
-        Entry::App(_) | Entry::Router(_) | Entry::Unbound(_) => false,
-        _ => !failing,
+        Entry::Handler(_) | Entry::Sync(_) => !failing,
     }
 }
 
@@ -246,9 +189,6 @@ pub(crate) async fn call(
                 .unwrap_or_else(|| Error::new("error handler"));
             call_guarded(|| f.call(e, req, res)).await
         }
-        Entry::Frozen(r) => r.handle(req, res).await.into_result(),
-        Entry::Mounted(app) => app.handle_mounted(req, res).await.into_result(),
-        Entry::App(_) | Entry::Router(_) | Entry::Unbound(_) => Ok(Flow::Next),
     };
     run.after(r, kind.within())
 }
@@ -292,36 +232,6 @@ impl Future for Guarded<'_> {
         match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(fut).poll(cx))) {
             Ok(p) => p,
             Err(payload) => Poll::Ready(Err(panic_error(payload))),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn next_route_means_next_in_use_and_ends_the_layer_elsewhere() {
-        let m = |r: Result, within| format!("{:?}", meaning(r, within));
-        assert_eq!(m(Ok(Flow::Route), Within::Use), "Continue");
-        assert_eq!(m(Ok(Flow::Route), Within::Route), "EndLayer");
-        assert_eq!(m(Ok(Flow::Route), Within::Param), "EndLayer");
-        for within in [Within::Use, Within::Route, Within::Param] {
-            assert_eq!(m(Ok(Flow::Next), within), "Continue");
-            assert_eq!(m(Ok(Flow::Router), within), "LeaveRouter");
-            assert_eq!(m(Ok(Flow::Done), within), "Done");
-            assert!(m(Err(Error::new("x")), within).starts_with("Fail"));
-        }
-    }
-
-    #[test]
-    fn a_meaning_handed_on_means_the_same_again() {
-        for within in [Within::Use, Within::Route, Within::Param] {
-            for flow in [Flow::Next, Flow::Route, Flow::Router, Flow::Done] {
-                let once = meaning(Ok(flow), within);
-                let shown = format!("{once:?}");
-                assert_eq!(format!("{:?}", meaning(once.into_result(), within)), shown);
-            }
         }
     }
 }

@@ -9,7 +9,7 @@ use std::task::{Context, Poll, Waker};
 
 use http::Method;
 
-use crate::app::AppRef;
+use crate::app::ServedApp;
 use crate::handler::{ErrorHandler, Handler, HandlerFuture, IntoMiddleware};
 use crate::response::outbox::HeadBody;
 use crate::{Error, Flow, Middleware, Request, Response, Result, Router};
@@ -200,12 +200,12 @@ fn build(router: &mut Router, shapes: &[Shape], general: bool) {
     }
 }
 
-fn app(shapes: &[Shape], general: bool) -> AppRef {
+fn app(shapes: &[Shape], general: bool) -> ServedApp {
     let mut router = Router::new();
     build(&mut router, shapes, general);
     let mut app = crate::app();
     app.use_(router);
-    app.freeze_root()
+    app.serve_root().expect("no state is missing")
 }
 
 fn block_on<F: Future>(fut: F) -> F::Output {
@@ -219,10 +219,10 @@ fn block_on<F: Future>(fut: F) -> F::Output {
 }
 
 /// What a request to `app` did: the handlers it passed, status and body.
-fn serve(app: &AppRef, method: Method, target: &str) -> (Vec<&'static str>, u16, Vec<u8>) {
+fn serve(app: &ServedApp, method: Method, target: &str) -> (Vec<&'static str>, u16, Vec<u8>) {
     TRAIL.with(|t| t.borrow_mut().clear());
     let mut req = Request::for_test(method, target);
-    req.app = app.clone();
+    req.app = app.app().clone();
     let mut res = Response::for_test(&req);
     res.outbox.hold();
     if let Some(resume) = app.handle_root_now(&mut req, &mut res) {

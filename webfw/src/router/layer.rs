@@ -7,121 +7,26 @@ use webfw_pattern::{Key, LiteralEnd, Pattern};
 use super::index::Fact;
 use super::route::Route;
 use super::{Params, PathSpec};
+use crate::app_ref::parent::Parent;
 use crate::error::Error;
-use crate::handler::markers::{AppValue, MiddlewareValue, RouterValue};
-use crate::handler::sealed::Plain;
-use crate::handler::{ErrorHandler, Handler, IntoMiddleware, SyncHandler};
+use crate::handler::{Entry, Middleware};
+use crate::request::mount_edge;
 
-/// One entry of a `use` or route stack: a handler, an error handler, a
-/// router or an app, as converted by [`IntoMiddleware`].
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn hi(_req: &mut Request, res: &mut Response) -> Result { res.send("hi") }
-/// let entry: webfw::Middleware = webfw::IntoMiddleware::into_middleware(hi);
-/// let mut app = webfw::app();
-/// app.use_(entry);
-/// ```
-pub struct Middleware(pub(crate) Entry);
-
-/// What a [`Middleware`] holds.
-pub(crate) enum Entry {
-    /// A handler that may await: called through its future.
-    Handler(Arc<dyn Handler>),
-    /// A handler that never awaits: called directly (the crate's fast
-    /// path for plain functions; it must answer as `Handler` would).
-    Sync(Arc<dyn SyncHandler>),
-    /// An error handler.
-    Error(Arc<dyn ErrorHandler>),
-    /// A mounted router, as registered.
-    Router(Box<super::Router>),
-    /// A mounted router once the app tree is frozen for serving.
-    Frozen(Box<super::Frozen>),
-    /// A mounted sub-application, as registered.
-    App(Box<crate::app::App>),
-    /// A mounted sub-application once the app tree is frozen for serving.
-    Mounted(crate::app::AppRef),
-    /// A handler taking a value of the app's state, as registered: the
-    /// freeze binds it and puts the handler in its place.
-    Unbound(Box<dyn crate::handler::Unbound>),
-}
-
-impl Middleware {
-    /// A handler that may await.
-    pub(crate) fn from_handler(h: Arc<dyn Handler>) -> Middleware {
-        Middleware(Entry::Handler(h))
-    }
-
-    /// A handler that never awaits.
-    pub(crate) fn sync(h: Arc<dyn SyncHandler>) -> Middleware {
-        Middleware(Entry::Sync(h))
-    }
-
-    /// An error handler.
-    pub(crate) fn from_error_handler(h: Arc<dyn ErrorHandler>) -> Middleware {
-        Middleware(Entry::Error(h))
-    }
-}
-
-impl std::fmt::Debug for Middleware {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self.0 {
-            Entry::Handler(_) | Entry::Sync(_) | Entry::Unbound(_) => "Middleware::Handler",
-            Entry::Error(_) => "Middleware::Error",
-            Entry::Router(_) | Entry::Frozen(_) => "Middleware::Router",
-            Entry::App(_) | Entry::Mounted(_) => "Middleware::App",
-        })
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl IntoMiddleware<MiddlewareValue> for Middleware {
-    fn into_middleware(self) -> Middleware {
-        self
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl IntoMiddleware<RouterValue> for super::Router {
-    fn into_middleware(self) -> Middleware {
-        Middleware(Entry::Router(Box::new(self)))
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl IntoMiddleware<AppValue> for crate::app::App {
-    fn into_middleware(self) -> Middleware {
-        Middleware(Entry::App(Box::new(self)))
-    }
-}
-
-impl Plain<MiddlewareValue> for Middleware {}
-impl Plain<RouterValue> for super::Router {}
-impl Plain<AppValue> for crate::app::App {}
-
-/// For a mount path of `len` bytes at the start of `path`: whether it ends
-/// with `/`, when the path goes on with `/` after it (the only mount
-/// [`Request::enter_mount`] does by moving offsets); `None` otherwise.
-#[inline(always)]
-pub(crate) fn mount_edge(path: &[u8], len: usize) -> Option<bool> {
-    match (path.first(), path.get(len)) {
-        (Some(b'/'), Some(b'/')) if len > 0 => Some(path[len - 1] == b'/'),
-        _ => None,
-    }
-}
-
+/// What a frozen layer runs.
 pub(crate) enum LayerKind {
     /// `use` middleware, run in order under the stripped mount path.
-    Use(Vec<Middleware>),
+    Use(Vec<Entry>),
     Route(Route),
 }
 
-pub(crate) struct Layer {
+/// A compiled path and what runs under it: [`LayerKind`] once frozen; a
+/// router being built keeps its `use` lists and routes as registered.
+pub(crate) struct Layer<K = LayerKind> {
     pattern: Pattern,
     /// For a literal pattern: its match once the prefix is known to match.
     literal_end: Option<LiteralEnd>,
     keys: Vec<Arc<str>>,
-    pub(crate) kind: LayerKind,
+    pub(crate) kind: K,
 }
 
 /// A successful match: the matched prefix length and the decoded params.
@@ -132,12 +37,12 @@ pub(crate) struct Matched {
     pub(crate) params: Option<Params>,
 }
 
-impl Layer {
+impl<K> Layer<K> {
     pub(crate) fn new(
         path: &PathSpec,
         opts: webfw_pattern::Options,
-        kind: LayerKind,
-    ) -> Result<Layer, webfw_pattern::PatternError> {
+        kind: K,
+    ) -> Result<Layer<K>, webfw_pattern::PatternError> {
         let pattern = match path {
             PathSpec::Pattern(p) => Pattern::new(p, opts)?,
             PathSpec::Many(list) => {
@@ -160,6 +65,16 @@ impl Layer {
             keys,
             kind,
         })
+    }
+
+    /// The same path, running what `f` makes of its kind.
+    fn map<J>(self, f: impl FnOnce(K) -> J) -> Layer<J> {
+        Layer {
+            pattern: self.pattern,
+            literal_end: self.literal_end,
+            keys: self.keys,
+            kind: f(self.kind),
+        }
     }
 
     pub(crate) fn literal_prefix(&self) -> &str {
@@ -218,7 +133,30 @@ impl Layer {
         }
         self.pattern.matches_each_from(path, prefixed, |_, _| {})
     }
+}
 
+impl Layer<Vec<Middleware>> {
+    /// The `use` layer as it serves, its handlers frozen under the app `parent`.
+    pub(crate) fn freeze(self, parent: &Parent) -> Layer {
+        self.map(|handlers| {
+            LayerKind::Use(
+                handlers
+                    .into_iter()
+                    .filter_map(|m| m.freeze(parent))
+                    .collect(),
+            )
+        })
+    }
+}
+
+impl Layer<Route<Middleware>> {
+    /// The route as it serves, its handlers frozen under the app `parent`.
+    pub(crate) fn freeze(self, parent: &Parent) -> Layer {
+        self.map(|route| LayerKind::Route(route.freeze(parent)))
+    }
+}
+
+impl Layer {
     /// What matching `path` (known to start with the literal prefix)
     /// gives, for the index to keep for a path that is exactly `path`:
     /// `None` when the layer does not match it; not known for a pattern
@@ -241,45 +179,6 @@ impl Layer {
         match self.kind {
             LayerKind::Use(_) => mount_edge(path.as_bytes(), len),
             LayerKind::Route(_) => None,
-        }
-    }
-
-    pub(crate) fn freeze(&mut self, parent: &crate::app::Parent) {
-        match &mut self.kind {
-            LayerKind::Use(handlers) => handlers.iter_mut().for_each(|h| h.freeze(parent)),
-            LayerKind::Route(route) => {
-                route.freeze();
-                route.stack.iter_mut().for_each(|(_, h)| h.freeze(parent));
-            }
-        }
-    }
-}
-
-impl Middleware {
-    /// Freezes a mounted router or app for serving.
-    fn freeze(&mut self, parent: &crate::app::Parent) {
-        match &mut self.0 {
-            Entry::Router(r) => {
-                let router = std::mem::take(&mut **r);
-                self.0 = Entry::Frozen(Box::new(router.freeze(parent)));
-            }
-            Entry::App(app) => {
-                let app = std::mem::take(&mut **app);
-                self.0 = Entry::Mounted(app.freeze_under(parent));
-            }
-            Entry::Unbound(_) => {
-                // Left inert (an unfrozen router runs nothing) when the
-                // value is missing: the freeze fails with the name.
-                let inert = Entry::Router(Box::default());
-                let Entry::Unbound(unbound) = std::mem::replace(&mut self.0, inert) else {
-                    return;
-                };
-                match unbound.bind(&parent.state) {
-                    Ok(entry) => self.0 = entry,
-                    Err(type_name) => parent.missing.add(type_name, parent.path()),
-                }
-            }
-            _ => {}
         }
     }
 }

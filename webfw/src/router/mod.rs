@@ -1,28 +1,34 @@
 //! Routers: ordered stacks of `use` layers and routes (Express's
-//! `router/index.js`, `layer.js`, `route.js`).
+//! `router/index.js`, `layer.js`, `route.js`). A [`Router`] is built;
+//! freezing consumes it into a `RouterRef`, the only one that runs
+//! requests, and which a parent runs as one of its handlers.
 
 mod dispatch;
 mod exact;
-pub(crate) mod flow;
+mod flow;
 #[cfg(test)]
 mod flow_agree;
 mod index;
-pub(crate) mod layer;
+mod layer;
 mod route;
+pub(crate) mod verbs;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use crate::request::Params;
-pub(crate) use layer::Entry;
-pub use layer::Middleware;
-pub use route::{RouteBuilder, RouteInfo};
+pub use route::RouteBuilder;
 
 pub(crate) use dispatch::{Exit, Resume};
-use layer::{Layer, LayerKind};
+use layer::Layer;
 use route::Route;
 
-use crate::handler::{IntoMiddlewares, IntoParamHandler, ParamHandler};
+use crate::app_ref::parent::Parent;
+use crate::handler::markers::RouterValue;
+use crate::handler::sealed::Plain;
+use crate::handler::{
+    Handler, IntoMiddleware, IntoMiddlewares, IntoParamHandler, Middleware, Mount, ParamHandler,
+};
 
 /// Options of [`Router::with_options`] (`express.Router(options)`).
 ///
@@ -135,13 +141,18 @@ impl From<Vec<String>> for PathSpec {
 /// ```
 pub struct Router {
     pub(crate) opts: RouterOptions,
-    stack: Vec<Layer>,
+    /// The `use` layers, each with its place among all the layers.
+    uses: Vec<(usize, Layer<Vec<Middleware>>)>,
+    /// The routes, each with its place: kept apart from the `use` layers,
+    /// so that [`Router::route`] can hand out the route it adds.
+    routes: Vec<(usize, Layer<Route<Middleware>>)>,
     params: HashMap<String, Vec<Arc<dyn ParamHandler>>>,
 }
 
-/// A router frozen for serving: only this one runs requests, so a router
-/// cannot be used before its index is built.
-pub(crate) struct Frozen {
+/// A router frozen for serving, as [`AppRef`](crate::AppRef) is a frozen
+/// app: only this one runs requests, so a router cannot be used before its
+/// index is built.
+pub(crate) struct RouterRef {
     opts: RouterOptions,
     stack: Vec<Layer>,
     params: HashMap<String, Vec<Arc<dyn ParamHandler>>>,
@@ -158,7 +169,7 @@ impl std::fmt::Debug for Router {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Router")
             .field("opts", &self.opts)
-            .field("layers", &self.stack.len())
+            .field("layers", &self.len())
             .finish()
     }
 }
@@ -181,7 +192,8 @@ impl Router {
     pub fn with_options(opts: RouterOptions) -> Router {
         Router {
             opts,
-            stack: Vec::new(),
+            uses: Vec::new(),
+            routes: Vec::new(),
             params: HashMap::new(),
         }
     }
@@ -234,9 +246,9 @@ impl Router {
             !handlers.is_empty(),
             "Router.use() requires a middleware function"
         );
-        let layer = Layer::new(&path, self.pattern_opts(false), LayerKind::Use(handlers))
+        let layer = Layer::new(&path, self.pattern_opts(false), handlers)
             .unwrap_or_else(|e| panic!("invalid mount path {path:?}: {e}"));
-        self.stack.push(layer);
+        self.uses.push((self.len(), layer));
     }
 
     /// `router.route(path)`: a route on which handlers for several methods can
@@ -253,13 +265,10 @@ impl Router {
     pub fn route(&mut self, path: impl Into<PathSpec>) -> RouteBuilder<'_> {
         let path = path.into();
         let route = Route::new(path.display());
-        let layer = Layer::new(&path, self.pattern_opts(true), LayerKind::Route(route))
+        let layer = Layer::new(&path, self.pattern_opts(true), route)
             .unwrap_or_else(|e| panic!("invalid route path {path:?}: {e}"));
-        self.stack.push(layer);
-        let LayerKind::Route(route) = &mut self.stack.last_mut().expect("just pushed").kind else {
-            unreachable!("a route layer was just pushed")
-        };
-        RouteBuilder::new(route)
+        let at = self.len();
+        RouteBuilder::new(&mut self.routes.push_mut((at, layer)).1.kind)
     }
 
     /// `router.METHOD(path, …)` for any method name, e.g. `m-search`.
@@ -340,7 +349,7 @@ impl Router {
     /// assert_eq!(webfw::Router::new().len(), 0);
     /// ```
     pub fn len(&self) -> usize {
-        self.stack.len()
+        self.uses.len() + self.routes.len()
     }
 
     /// True when nothing is registered.
@@ -349,29 +358,55 @@ impl Router {
     /// assert!(webfw::Router::new().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.stack.is_empty()
+        self.uses.is_empty() && self.routes.is_empty()
     }
 
     /// Freezes the routers and sub-apps mounted in this router tree and
-    /// builds the matching index; the router can then serve.
-    pub(crate) fn freeze(mut self, parent: &crate::app::Parent) -> Frozen {
-        for layer in &mut self.stack {
-            layer.freeze(parent);
-        }
-        let prefixes: Vec<&str> = self.stack.iter().map(Layer::literal_prefix).collect();
+    /// builds the matching index: the router as it serves.
+    pub(crate) fn freeze(self, parent: &Parent) -> RouterRef {
+        let uses = self.uses.into_iter().map(|(at, l)| (at, l.freeze(parent)));
+        let routes = self
+            .routes
+            .into_iter()
+            .map(|(at, l)| (at, l.freeze(parent)));
+        let mut placed: Vec<(usize, Layer)> = uses.chain(routes).collect();
+        placed.sort_unstable_by_key(|(at, _)| *at);
+        let stack: Vec<Layer> = placed.into_iter().map(|(_, layer)| layer).collect();
+        let prefixes: Vec<&str> = stack.iter().map(Layer::literal_prefix).collect();
         let index = index::Index::build(&prefixes, self.opts.case_sensitive, |i, text| {
-            self.stack[i as usize].fact_at(text)
+            stack[i as usize].fact_at(text)
         });
-        Frozen {
+        RouterRef {
             opts: self.opts,
-            stack: self.stack,
+            stack,
             params: self.params,
             index,
         }
     }
 }
 
-macro_rules! method_fns {
+impl Mount for Router {
+    fn freeze(self: Box<Self>, parent: &Parent) -> Arc<dyn Handler> {
+        Arc::new(Router::freeze(*self, parent))
+    }
+
+    fn kind(&self) -> &'static str {
+        "Router"
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl IntoMiddleware<RouterValue> for Router {
+    fn into_middleware(self) -> Middleware {
+        Middleware::mount(Box::new(self))
+    }
+}
+
+impl Plain<RouterValue> for Router {}
+
+/// `router.get(path, …)`, `route.get(…)` and the other verbs, made from
+/// the one list.
+macro_rules! router_verbs {
     ($($(#[$doc:meta])* $name:ident => $method:literal;)*) => {
         impl Router {
             $(
@@ -403,70 +438,7 @@ macro_rules! method_fns {
                 }
             )*
         }
-        impl crate::app::App {
-            $(
-                $(#[$doc])*
-                ///
-                /// ```
-                /// # use webfw::prelude::*;
-                /// # fn handler(_req: &mut Request, res: &mut Response) -> Result { res.end() }
-                /// let mut app = webfw::app();
-                #[doc = concat!("app.", stringify!($name), "(\"/items/:id\", handler);")]
-                /// ```
-                pub fn $name<M>(&mut self, path: impl Into<PathSpec>, handlers: impl IntoMiddlewares<M>) -> &mut Self {
-                    self.router_mut().method($method, path, handlers);
-                    self
-                }
-            )*
-        }
     };
 }
 
-method_fns! {
-    /// GET handlers (they also answer HEAD unless a HEAD handler comes first).
-    get => "get";
-    /// POST handlers.
-    post => "post";
-    /// PUT handlers.
-    put => "put";
-    /// DELETE handlers.
-    delete => "delete";
-    /// PATCH handlers.
-    patch => "patch";
-    /// HEAD handlers.
-    head => "head";
-    /// OPTIONS handlers (otherwise OPTIONS is answered automatically).
-    options => "options";
-    /// CHECKOUT handlers.
-    checkout => "checkout";
-    /// COPY handlers.
-    copy => "copy";
-    /// LOCK handlers.
-    lock => "lock";
-    /// MERGE handlers.
-    merge => "merge";
-    /// MKACTIVITY handlers.
-    mkactivity => "mkactivity";
-    /// MKCOL handlers.
-    mkcol => "mkcol";
-    /// MOVE handlers.
-    move_ => "move";
-    /// M-SEARCH handlers.
-    m_search => "m-search";
-    /// NOTIFY handlers.
-    notify => "notify";
-    /// PURGE handlers.
-    purge => "purge";
-    /// REPORT handlers.
-    report => "report";
-    /// SEARCH handlers.
-    search => "search";
-    /// SUBSCRIBE handlers.
-    subscribe => "subscribe";
-    /// TRACE handlers.
-    trace => "trace";
-    /// UNLOCK handlers.
-    unlock => "unlock";
-    /// UNSUBSCRIBE handlers.
-    unsubscribe => "unsubscribe";
-}
+verbs::each_verb!(router_verbs);

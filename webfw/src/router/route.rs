@@ -3,44 +3,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::Middleware;
-use crate::handler::IntoMiddlewares;
-
-/// The matched route as handlers see it (`req.route`).
-///
-/// ```
-/// use webfw::prelude::*;
-/// fn show(req: &mut Request, res: &mut Response) -> Result {
-///     let path = req.route().and_then(|r| r.path()).unwrap_or("?").to_owned();
-///     res.send(path)
-/// }
-/// ```
-#[derive(Debug, Clone)]
-pub struct RouteInfo {
-    path: Option<String>,
-    methods: Vec<String>,
-}
-
-impl RouteInfo {
-    /// The registered path (`None` when it was a regex or a list).
-    ///
-    /// ```
-    /// # fn f(info: &webfw::RouteInfo) { let _ = info.path(); }
-    /// ```
-    pub fn path(&self) -> Option<&str> {
-        self.path.as_deref()
-    }
-
-    /// The lower-case methods the route handles, in registration order
-    /// (`_all` for `all`).
-    ///
-    /// ```
-    /// # fn f(info: &webfw::RouteInfo) { let _ = info.methods(); }
-    /// ```
-    pub fn methods(&self) -> &[String] {
-        &self.methods
-    }
-}
+use crate::app_ref::parent::Parent;
+use crate::handler::{Entry, IntoMiddlewares, Middleware};
+use crate::request::RouteInfo;
 
 /// The lower-case names of the standard methods: the request's method and
 /// a route's are both taken from here, so the usual comparison is of two
@@ -93,27 +58,28 @@ pub(crate) enum MethodSel {
     One(Cow<'static, str>),
 }
 
-pub(crate) struct Route {
-    pub(crate) path: Option<String>,
-    pub(crate) stack: Vec<(MethodSel, Middleware)>,
+/// A route's handlers, each for one method or all: [`Middleware`] as
+/// registered, [`Entry`] once frozen.
+pub(crate) struct Route<E = Entry> {
+    pub(crate) stack: Vec<(MethodSel, E)>,
     /// Methods in order of first registration (lower case).
     pub(crate) methods: Vec<Cow<'static, str>>,
     pub(crate) has_all: bool,
     /// The standard methods among `methods`, as bits: a request with a
     /// standard method is checked with one test, not a scan.
     standard: u16,
-    pub(crate) info: Option<Arc<RouteInfo>>,
+    /// `req.route`, kept up to date as methods are registered.
+    pub(crate) info: Arc<RouteInfo>,
 }
 
-impl Route {
-    pub(crate) fn new(path: Option<String>) -> Route {
+impl<E> Route<E> {
+    pub(crate) fn new(path: Option<String>) -> Route<E> {
         Route {
-            path,
             stack: Vec::new(),
             methods: Vec::new(),
             has_all: false,
             standard: 0,
-            info: None,
+            info: Arc::new(RouteInfo::new(path)),
         }
     }
 
@@ -156,16 +122,23 @@ impl Route {
             method
         }
     }
+}
 
-    pub(crate) fn freeze(&mut self) {
-        let mut methods: Vec<String> = self.methods.iter().map(|m| m.to_string()).collect();
-        if self.has_all {
-            methods.insert(0, "_all".into());
+impl Route<Middleware> {
+    /// The route as it serves, its handlers frozen under the app `parent`.
+    pub(crate) fn freeze(self, parent: &Parent) -> Route {
+        let stack = self
+            .stack
+            .into_iter()
+            .filter_map(|(sel, m)| Some((sel, m.freeze(parent)?)))
+            .collect();
+        Route {
+            stack,
+            methods: self.methods,
+            has_all: self.has_all,
+            standard: self.standard,
+            info: self.info,
         }
-        self.info = Some(Arc::new(RouteInfo {
-            path: self.path.clone(),
-            methods,
-        }));
     }
 }
 
@@ -180,11 +153,11 @@ impl Route {
 ///     .put(|_: &mut Request, res: &mut Response| res.send("chain PUT"));
 /// ```
 pub struct RouteBuilder<'r> {
-    route: &'r mut Route,
+    route: &'r mut Route<Middleware>,
 }
 
 impl<'r> RouteBuilder<'r> {
-    pub(crate) fn new(route: &'r mut Route) -> Self {
+    pub(crate) fn new(route: &'r mut Route<Middleware>) -> Self {
         RouteBuilder { route }
     }
 
@@ -205,6 +178,7 @@ impl<'r> RouteBuilder<'r> {
             "Route.{method}() requires a callback function"
         );
         if !self.route.methods.contains(&method) {
+            Arc::make_mut(&mut self.route.info).add_method(&method);
             self.route.methods.push(method.clone());
         }
         for h in list {
@@ -224,6 +198,9 @@ impl<'r> RouteBuilder<'r> {
         let mut list = Vec::new();
         handlers.into_middlewares(&mut list);
         assert!(!list.is_empty(), "Route.all() requires a callback function");
+        if !self.route.has_all {
+            Arc::make_mut(&mut self.route.info).add_all();
+        }
         self.route.has_all = true;
         for h in list {
             self.route.stack.push((MethodSel::All, h));
@@ -241,7 +218,7 @@ mod tests {
         res.send("ok")
     }
 
-    fn route(methods: &[&str], all: bool) -> Route {
+    fn route(methods: &[&str], all: bool) -> Route<Middleware> {
         let mut route = Route::new(None);
         for m in methods {
             RouteBuilder::new(&mut route).method(m, ok);

@@ -88,7 +88,7 @@ mod tests {
         let (stop, rx) = tokio::sync::watch::channel(false);
         let server = tokio::spawn(super::super::accept_loop(
             OutOfFiles(calls.clone()),
-            crate::app().freeze_root(),
+            std::sync::Arc::new(crate::app().serve_root().unwrap()),
             crate::ListenOptions::port(0),
             rx,
         ));

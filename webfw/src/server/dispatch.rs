@@ -27,10 +27,10 @@ use http_body::{Frame, SizeHint};
 
 use super::pair::Pair;
 use super::watchdog::InFlight;
-use crate::app::AppRef;
+use crate::app::ServedApp;
+use crate::header_pool;
 use crate::request::{RawBody, Request};
 use crate::response::Response;
-use crate::response::header_pool;
 use crate::response::outbox::{Chunk, Head, HeadBody, Mailbox};
 
 /// The future that runs one request's chain and returns the request and
@@ -64,7 +64,7 @@ pub(crate) type PanicResponder = fn() -> (u16, HeaderMap, Bytes);
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn start(
-    app: &AppRef,
+    app: &Arc<ServedApp>,
     parts: http::request::Parts,
     raw_target: Option<String>,
     body: RawBody,
@@ -80,7 +80,15 @@ pub(crate) fn start(
     // same box to `on_finish` hooks.
     let mut pair = Pair::empty();
     let (req_slot, res_slot) = pair.slots();
-    let req = Request::new_in(req_slot, parts, raw_target, body, peer, secure, app.clone());
+    let req = Request::new_in(
+        req_slot,
+        parts,
+        raw_target,
+        body,
+        peer,
+        secure,
+        app.app().clone(),
+    );
     Response::new_in(res_slot, req, mailbox.clone());
     let (req, res) = pair.parts();
     #[cfg(feature = "tracing")]

@@ -35,7 +35,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use crate::app::{App, AppRef};
+use crate::app::{App, ServedApp};
 use crate::request::{BodyArrival, IncomingBody, RawBody};
 use crate::response::Response;
 use crate::response::outbox::Mailbox;
@@ -236,7 +236,8 @@ impl App {
         let opts = opts.into();
         // A handler's missing state value fails the start, before the socket opens.
         let app = self
-            .try_freeze_root()
+            .serve_root()
+            .map(Arc::new)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         let (tx, rx) = watch::channel(false);
         let (addr, done) = match opts.open()? {
@@ -286,7 +287,7 @@ impl Accept for tokio::net::UnixListener {
 
 async fn accept_loop<L: Accept>(
     listener: L,
-    app: AppRef,
+    app: Arc<ServedApp>,
     opts: ListenOptions,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -372,6 +373,7 @@ async fn accept_loop<L: Accept>(
     }
     // Every connection is done: write out log lines still queued behind a
     // slow stream before `shutdown()` / `listen` return.
+    #[cfg(feature = "logger")]
     crate::logger::flush_all();
 }
 
@@ -420,7 +422,7 @@ impl Builders {
 
 /// One accepted connection, before its protocol is known.
 struct Conn {
-    app: AppRef,
+    app: Arc<ServedApp>,
     peer: SocketAddr,
     activity: Arc<Activity>,
     builders: Arc<Builders>,
@@ -507,7 +509,7 @@ type Memory = Option<std::convert::Infallible>;
 
 /// The per-request entry point hyper calls for each request of a connection.
 fn service(
-    app: AppRef,
+    app: Arc<ServedApp>,
     peer: SocketAddr,
     secure: bool,
     activity: Arc<Activity>,

@@ -20,11 +20,11 @@ use tower_service::Service;
 
 use super::captured::{Link, Next};
 use crate::error::{BoxError, Error};
+use crate::handler::Middleware;
 use crate::handler::{Handler, HandlerFuture, Result};
 use crate::request::{RawBody, Request};
 use crate::response::Response;
 use crate::response::outbox::{Head, HeadBody, MAX_BUFFERED, Outbox};
-use crate::router::Middleware;
 
 /// Turns a [`tower_layer::Layer`] into webfw middleware: `app.use_(webfw::tower(layer))`.
 ///

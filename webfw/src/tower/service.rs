@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 
-use crate::app::{App, AppRef};
+use crate::app::{App, ServedApp};
 use crate::error::BoxError;
 use crate::request::RawBody;
 use crate::response::Response;
@@ -30,7 +30,7 @@ use crate::server::dispatch::{self, Dispatch, HyperResponse, ResponseBody};
 /// ```
 #[derive(Clone, Debug)]
 pub struct AppService {
-    app: AppRef,
+    app: Arc<ServedApp>,
 }
 
 impl App {
@@ -38,7 +38,7 @@ impl App {
     /// `http::Request<B>` for any body `B`, answering
     /// `http::Response<`[`ResponseBody`]`>`: serve it with hyper-util, nest
     /// it in an axum router (`Router::nest_service`), wrap it in tower
-    /// layers, or test it with [`crate::testing::TestClient`].
+    /// layers, or test it with `webfw::testing::TestClient` (feature `testing`).
     ///
     /// ```
     /// use tower_service::Service;
@@ -53,7 +53,7 @@ impl App {
     /// ```
     pub fn into_service(self) -> AppService {
         AppService {
-            app: self.freeze_root(),
+            app: Arc::new(self.serve_root().unwrap_or_else(|e| panic!("{e}"))),
         }
     }
 }
