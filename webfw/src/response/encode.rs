@@ -115,7 +115,7 @@ impl Response {
     /// let mut app = webfw::app();
     /// app.get("/events", (webfw::compression(()), events));
     /// ```
-    pub fn flush(&mut self) -> crate::handler::Result<()> {
+    pub fn flush(&mut self) -> crate::outcome::Result<()> {
         if self.finished {
             return Ok(());
         }
