@@ -7,10 +7,10 @@
 use crate::common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use common::redis::Redis;
 use common::{HttpResponse, TestServer, guard};
 use serde_json::json;
 use webfw::cookie_session::CookieSessionOptions;
@@ -25,49 +25,6 @@ impl Drop for Proc {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-/// `redis-server` on a port of its own, answering PING.
-async fn redis_server() -> (Proc, String) {
-    let port = free_port();
-    let dir = std::env::temp_dir().join(format!("webfw-eco-redis-{port}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory for redis-server");
-    let child = Command::new("redis-server")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-        .args(["--save", "", "--appendonly", "no", "--dir"])
-        .arg(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot start redis-server ({e}): install it with `apt-get install redis-server`"
-            )
-        });
-    let url = format!("redis://127.0.0.1:{port}/");
-    let client = redis::Client::open(url.as_str()).expect("a redis URL");
-    guard("redis-server to accept connections", async {
-        loop {
-            if let Ok(mut c) = client.get_multiplexed_async_connection().await
-                && redis::cmd("PING")
-                    .query_async::<String>(&mut c)
-                    .await
-                    .is_ok()
-            {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await;
-    (Proc(child), url)
 }
 
 /// The Express app of `tests/interop/eco.js` and its port.
@@ -145,7 +102,8 @@ async fn webfw_sessions(keys: &[&str]) -> TestServer {
 
 #[tokio::test]
 async fn cookie_sessions_pass_between_express_and_webfw() {
-    let (_redis, url) = redis_server().await;
+    let redis = Redis::start().await;
+    let url = redis.url();
     let (_node, port) = express(&url).await;
     let srv = webfw_sessions(&["key-new", "key-old"]).await;
 
@@ -221,7 +179,8 @@ fn remaining(res: &HttpResponse) -> String {
 
 #[tokio::test]
 async fn rate_limit_counts_are_shared_through_redis() {
-    let (_redis, url) = redis_server().await;
+    let redis = Redis::start().await;
+    let url = redis.url();
     let (_node, port) = express(&url).await;
     let a = webfw_limiter(&url).await;
     let b = webfw_limiter(&url).await;

@@ -12,9 +12,11 @@ use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use common::redis::Redis;
 use common::{HttpResponse, TestServer, guard};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
@@ -25,14 +27,15 @@ use webfw::session::{CookieOptions, RedisStore, Secure, SessionOptions};
 use webfw::{JsonOptions, SendFileOptions};
 
 const INSTALL_NGINX: &str = "install nginx: apt-get install nginx";
-const INSTALL_REDIS: &str = "install redis-server: apt-get install redis-server";
 const SECRET: &str = "nginx test secret";
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
+/// Two different ports no socket holds right now (both listeners are open
+/// at once, so they differ). Another socket may take one before nginx binds
+/// it: [`Nginx::try_start`] then fails.
+fn two_free_ports() -> [u16; 2] {
+    let bind = || TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let held = [bind(), bind()];
+    held.map(|l| l.local_addr().expect("a bound address").port())
 }
 
 /// A directory of this test process, removed on drop.
@@ -40,10 +43,11 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(what: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "webfw-{what}-{}-{}",
             std::process::id(),
-            free_port()
+            N.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
         TempDir(dir)
@@ -74,15 +78,25 @@ impl Nginx {
 
     /// As [`Nginx::start`], with the config changed by `edit` first.
     async fn start_edited(apps: [u16; 2], edit: impl FnOnce(String) -> String) -> Nginx {
+        let conf = edit(include_str!("../nginx/nginx.conf").to_owned());
+        for _ in 0..10 {
+            if let Some(nginx) = Nginx::try_start(&conf, apps).await {
+                return nginx;
+            }
+        }
+        panic!("nginx could not bind two free ports in 10 tries");
+    }
+
+    /// nginx with `conf` on two free ports; `None` when it could not bind
+    /// them (another socket took one after [`two_free_ports`] chose it).
+    async fn try_start(conf: &str, apps: [u16; 2]) -> Option<Nginx> {
         let prefix = TempDir::new("nginx");
-        let http = SocketAddr::from(([127, 0, 0, 1], free_port()));
-        let https = SocketAddr::from(([127, 0, 0, 1], free_port()));
-        let conf = include_str!("../nginx/nginx.conf")
+        let [http, https] = two_free_ports().map(|p| SocketAddr::from(([127, 0, 0, 1], p)));
+        let conf = conf
             .replace("@HTTP_PORT@", &http.port().to_string())
             .replace("@HTTPS_PORT@", &https.port().to_string())
             .replace("@APP_A@", &apps[0].to_string())
             .replace("@APP_B@", &apps[1].to_string());
-        let conf = edit(conf);
         let unfilled = conf
             .lines()
             .find(|l| !l.trim_start().starts_with('#') && l.contains('@'));
@@ -121,23 +135,28 @@ impl Nginx {
             cert: tls.cert.der().clone(),
             prefix,
         };
-        guard("nginx to accept connections", async {
+        // nginx writes its pid file once it holds its ports: a connection
+        // could reach another test's server on a port nginx failed to bind.
+        let pid = nginx.prefix.0.join("nginx.pid");
+        let bound = guard("nginx to bind its ports", async {
             loop {
                 if let Ok(Some(status)) = nginx.child.try_wait() {
                     let log = std::fs::read_to_string(nginx.prefix.0.join("stderr.log"))
                         .unwrap_or_default();
-                    panic!("nginx exited at start ({status}); {INSTALL_NGINX}\n{log}");
+                    assert!(
+                        log.contains("Address already in use"),
+                        "nginx exited at start ({status}); {INSTALL_NGINX}\n{log}"
+                    );
+                    return false;
                 }
-                if TcpStream::connect(nginx.https).await.is_ok()
-                    && TcpStream::connect(nginx.http).await.is_ok()
-                {
-                    return;
+                if pid.exists() {
+                    return true;
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         })
         .await;
-        nginx
+        bound.then_some(nginx)
     }
 
     /// A request through nginx's plain HTTP port.
@@ -504,56 +523,6 @@ fn request(method: &str, target: &str, headers: &[(&str, &str)]) -> Vec<u8> {
     }
     s.push_str("Connection: close\r\n\r\n");
     s.into_bytes()
-}
-
-/// A `redis-server` child process on a port of its own, killed on drop.
-struct Redis {
-    child: Child,
-    port: u16,
-    _dir: TempDir,
-}
-
-impl Redis {
-    async fn start() -> Redis {
-        let port = free_port();
-        let dir = TempDir::new("redis");
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--dir"])
-            .arg(&dir.0)
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start redis-server ({e}): {INSTALL_REDIS}"));
-        let mut redis = Redis {
-            child,
-            port,
-            _dir: dir,
-        };
-        guard("redis-server to accept connections", async {
-            loop {
-                if let Ok(Some(status)) = redis.child.try_wait() {
-                    panic!("redis-server exited at start ({status}); {INSTALL_REDIS}");
-                }
-                if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        })
-        .await;
-        redis
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A webfw process: this test binary run again as [`upstream_process`].

@@ -6,104 +6,15 @@
 use crate::common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use common::redis::Redis;
 use common::{HttpResponse, TestServer, guard};
 use webfw::prelude::*;
 use webfw::session::{CookieOptions, RedisStore, RedisStoreOptions, SessionOptions};
 
 const SECRET: &str = "shared secret";
-
-/// A `redis-server` child process on 127.0.0.1, killed on drop.
-struct Redis {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-impl Redis {
-    async fn start() -> Redis {
-        Redis::start_on(free_port()).await
-    }
-
-    async fn start_on(port: u16) -> Redis {
-        let dir = std::env::temp_dir().join(format!("webfw-redis-{port}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory for redis-server");
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--dir"])
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot start redis-server ({e}): install it with `apt-get install redis-server`"
-                )
-            });
-        let mut redis = Redis { child, port, dir };
-        guard("redis-server to accept connections", async {
-            loop {
-                if let Ok(Some(status)) = redis.child.try_wait() {
-                    panic!(
-                        "redis-server exited at start ({status}); is it installed? \
-                         `apt-get install redis-server`"
-                    );
-                }
-                if let Ok(mut c) = redis.client().get_multiplexed_async_connection().await
-                    && redis::cmd("PING")
-                        .query_async::<String>(&mut c)
-                        .await
-                        .is_ok()
-                {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        })
-        .await;
-        redis
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-
-    fn client(&self) -> redis::Client {
-        redis::Client::open(self.url()).expect("a valid redis URL")
-    }
-
-    async fn cmd<T: redis::FromRedisValue>(&self, cmd: &mut redis::Cmd) -> T {
-        let mut c = self
-            .client()
-            .get_multiplexed_async_connection()
-            .await
-            .expect("connect to redis");
-        cmd.query_async(&mut c).await.expect("redis command")
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        self.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 fn set_user(req: &mut Request, res: &mut Response) -> Result {
     let user = req.query()["user"].as_str().unwrap_or("").to_owned();

@@ -10,6 +10,7 @@
 pub mod alloc;
 pub mod alone;
 pub mod capture;
+pub mod redis;
 
 pub use alone::{alone, test_name};
 
