@@ -155,7 +155,8 @@ pub(super) struct Scanner {
     /// Leave heads that end with their read to hyper ([`State::Framing`]);
     /// off only for tests of the line-by-line states.
     pub(super) defer: bool,
-    /// The last read was one whole head and nothing more (see [`Sanitize::batched`]).
+    /// The last read was one whole head and nothing more (see
+    /// [`super::Sanitize::batched`]).
     pub(super) lone: bool,
 }
 
