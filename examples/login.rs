@@ -6,7 +6,7 @@
 //!
 //! `cargo run --example login`, then open http://127.0.0.1:3000/ (`PORT`
 //! chooses another port). Any name logs in with the password `webfw`.
-//! `tests/browser` drives it with a headless Chromium.
+//! `tests/suite/browser.rs` drives it with a headless Chromium.
 
 use serde::Deserialize;
 use serde_json::json;
@@ -66,7 +66,7 @@ fn logout(_req: &mut Request, res: &mut Response) -> Result {
     res.redirect("/login")
 }
 
-/// The app, without a port: `main` listens with it, `tests/browser` runs it
+/// The app, without a port: `main` listens with it, `tests/suite/browser.rs` runs it
 /// in the test.
 pub fn app() -> App {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/login");

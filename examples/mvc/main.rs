@@ -5,7 +5,7 @@
 //! pages rendered from views.
 //!
 //! `cargo run --example mvc`, then open http://127.0.0.1:3000/ (`PORT`
-//! chooses another port). `tests/mvc.rs` drives it over a socket.
+//! chooses another port). `tests/suite/mvc.rs` drives it over a socket.
 
 mod controllers;
 mod db;
@@ -47,7 +47,7 @@ async fn not_found(req: &mut Request, res: &mut Response) -> Result {
     res.status(404).render("404", json!({ "url": url })).await
 }
 
-/// The app, without a port: `main` listens with it, `tests/mvc.rs` runs it.
+/// The app, without a port: `main` listens with it, `tests/suite/mvc.rs` runs it.
 pub fn app() -> App {
     let mut app = webfw::app();
     // Every view is minijinja, escaping as the example's EJS views do;

@@ -1,6 +1,6 @@
 // An Express app sharing sessions with webfw through Redis: express-session
 // with connect-redis, the same secret and cookie name. Started by
-// tests/session_redis.rs, which reads the port from the first line printed.
+// tests/suite/session_redis.rs, which reads the port from the first line printed.
 const express = require('express');
 const session = require('express-session');
 const { createClient } = require('redis');

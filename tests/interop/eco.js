@@ -1,5 +1,5 @@
 // An Express app with cookie-session and express-rate-limit (over
-// rate-limit-redis), for tests/eco_interop.rs: the same keys and options as
+// rate-limit-redis), for tests/suite/eco_interop.rs: the same keys and options as
 // the webfw side, so cookies and counts pass between the two. Prints
 // `listening <port>` first.
 const express = require('express');

@@ -128,7 +128,7 @@ pub fn preferred_encodings(accept: Option<&str>, provided: &[&str]) -> Vec<usize
 /// `br` before `gzip`, whatever the header's order).
 ///
 /// ```
-/// use webfw::http::negotiate::preferred_encodings_favouring;
+/// use webfw_http::negotiate::preferred_encodings_favouring;
 /// let offers = ["br", "gzip", "deflate", "identity"];
 /// assert_eq!(preferred_encodings_favouring(Some("deflate, gzip"), &offers, &["br", "gzip"]), [1, 2, 3]);
 /// assert_eq!(preferred_encodings_favouring(Some("*"), &offers, &["br", "gzip"]), [0, 1, 2, 3]);
