@@ -40,7 +40,7 @@ impl TextOptions {
     }
 
     /// `defaultCharset`: the charset of a body whose `Content-Type` names
-    /// none (default `utf-8`); any charset of [`decode_charset`](super::decode_charset).
+    /// none (default `utf-8`); any charset iconv-lite knows.
     ///
     /// ```
     /// let opts = webfw::body::TextOptions::new().default_charset("iso-8859-1");
