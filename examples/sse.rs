@@ -34,7 +34,7 @@ impl Drop for Open {
 
 impl Handler for Events {
     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(async move {
+        HandlerFuture::boxed(Box::pin(async move {
             let _open = Open::new(&self.open);
             res.set("Content-Type", "text/event-stream");
             res.set("Cache-Control", "no-cache");

@@ -70,7 +70,7 @@ struct Render(&'static str, Value);
 
 impl Handler for Render {
     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(res.render(self.0, self.1.clone())))
+        HandlerFuture::boxed(Box::pin(res.render(self.0, self.1.clone())))
     }
 }
 
@@ -606,7 +606,7 @@ impl Handler for Negotiated {
     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         let users = json!({ "users": ["tobi", "loki"] });
         let for_html = users.clone();
-        HandlerFuture::Boxed(
+        HandlerFuture::boxed(
             res.format_async(
                 Format::new()
                     .on_async("html", move |res| {

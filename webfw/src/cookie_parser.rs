@@ -205,7 +205,7 @@ impl Handler for CookieParser {
             res.cookie_secret = parsed.secret.clone();
             req.extensions_mut().insert(parsed);
         }
-        HandlerFuture::Ready(Some(Ok(Flow::Next)))
+        HandlerFuture::ready(Ok(Flow::Next))
     }
 }
 

@@ -224,7 +224,7 @@ impl Handler for MethodOverride {
         if examined && let Some(method) = self.get(req, res).as_deref().and_then(supported) {
             req.set_method(method);
         }
-        HandlerFuture::Ready(Some(Ok(Flow::Next)))
+        HandlerFuture::ready(Ok(Flow::Next))
     }
 }
 

@@ -198,7 +198,7 @@ impl Handler for ResponseTime {
                 res.on_headers(move |res| then(res, start.elapsed()));
             }
         }
-        HandlerFuture::Ready(Some(Ok(Flow::Next)))
+        HandlerFuture::ready(Ok(Flow::Next))
     }
 }
 

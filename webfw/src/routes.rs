@@ -470,7 +470,7 @@ pub mod __private {
     impl HandlerResult for crate::Result {
         #[inline]
         fn ready<'a>(self) -> HandlerFuture<'a> {
-            HandlerFuture::Ready(Some(self))
+            HandlerFuture::ready(self)
         }
 
         #[inline]
@@ -478,7 +478,7 @@ pub mod __private {
         where
             F: Future<Output = Self> + Send + 'a,
         {
-            HandlerFuture::Boxed(Box::pin(future))
+            HandlerFuture::boxed(Box::pin(future))
         }
     }
 

@@ -146,7 +146,7 @@ pub fn favicon(path: impl AsRef<Path>, options: impl Into<FaviconOptions>) -> Fa
 
 impl Handler for Favicon {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(Some(self.serve(req, res)))
+        HandlerFuture::ready(self.serve(req, res))
     }
 }
 

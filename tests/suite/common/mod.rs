@@ -439,7 +439,7 @@ where
         + 'static,
 {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed((self.0)(req, res))
+        HandlerFuture::boxed((self.0)(req, res))
     }
 }
 

@@ -104,9 +104,9 @@ impl ServedApp {
 impl Handler for ServedApp {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         let Some(router) = self.router.as_ref() else {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         };
-        HandlerFuture::Boxed(Box::pin(async move {
+        HandlerFuture::boxed(Box::pin(async move {
             let parent = std::mem::replace(&mut req.app, self.app.clone());
             res.set_app(self.app.clone());
             self.init(res);

@@ -133,14 +133,14 @@ pub struct JsonParser {
 impl Handler for JsonParser {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         if !self.options.common.applies(req) {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         }
         let charset = super::request_charset(req).unwrap_or_else(|| "utf-8".to_owned());
         if !charset.starts_with("utf-") {
             let err = Err(errors::charset_unsupported(&charset));
-            return HandlerFuture::Ready(Some(Common::settle(req, err)));
+            return HandlerFuture::ready(Common::settle(req, err));
         }
-        HandlerFuture::Boxed(Box::pin(async move {
+        HandlerFuture::boxed(Box::pin(async move {
             let body = self.parse(req, res, charset).await;
             Common::settle(req, body)
         }))

@@ -76,7 +76,7 @@ fn parse_int(value: &str) -> Option<i128> {
 }
 
 /// A body parser's `limit`: a byte count (`64`, `1024usize`) or a size
-/// string (`"100kb"`, `"1mb"`, see [`parse_limit`]).
+/// string (`"100kb"`, `"1mb"`, read as the `bytes` package reads them).
 ///
 /// ```
 /// use webfw::body::Limit;

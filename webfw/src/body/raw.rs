@@ -74,9 +74,9 @@ pub struct RawParser {
 impl Handler for RawParser {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         if !self.options.common.applies(req) {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         }
-        HandlerFuture::Boxed(Box::pin(async move {
+        HandlerFuture::boxed(Box::pin(async move {
             let bytes = self.options.common.read(req, res, None).await;
             Common::settle(req, bytes.map(Body::Bytes))
         }))

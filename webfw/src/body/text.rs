@@ -40,7 +40,7 @@ impl TextOptions {
     }
 
     /// `defaultCharset`: the charset of a body whose `Content-Type` names
-    /// none (default `utf-8`); any charset of [`decode_charset`](super::decode_charset).
+    /// none (default `utf-8`); any charset iconv-lite knows.
     ///
     /// ```
     /// let opts = webfw::body::TextOptions::new().default_charset("iso-8859-1");
@@ -99,11 +99,11 @@ pub struct TextParser {
 impl Handler for TextParser {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         if !self.options.common.applies(req) {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         }
         let charset =
             super::request_charset(req).unwrap_or_else(|| self.options.default_charset.clone());
-        HandlerFuture::Boxed(Box::pin(async move {
+        HandlerFuture::boxed(Box::pin(async move {
             let body = match self.options.common.read(req, res, Some(&charset)).await {
                 Ok(bytes) => super::decode_charset(&bytes, &charset)
                     .map(Body::Text)

@@ -129,14 +129,14 @@ pub struct UrlencodedParser {
 impl Handler for UrlencodedParser {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         if !self.options.common.applies(req) {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         }
         let charset = super::request_charset(req).unwrap_or_else(|| "utf-8".to_owned());
         if charset != "utf-8" {
             let err = Err(errors::charset_unsupported(&charset));
-            return HandlerFuture::Ready(Some(Common::settle(req, err)));
+            return HandlerFuture::ready(Common::settle(req, err));
         }
-        HandlerFuture::Boxed(Box::pin(async move {
+        HandlerFuture::boxed(Box::pin(async move {
             let body = match self.options.common.read(req, res, Some("utf-8")).await {
                 Ok(bytes) => {
                     let text = super::decode_charset(&bytes, "utf-8").unwrap_or_default();

@@ -100,6 +100,6 @@ impl Handler for Compression {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         let pending = Pending::of(&self.0, req);
         res.on_headers(move |res| decide::on_headers(pending, res));
-        HandlerFuture::Ready(Some(Ok(Flow::Next)))
+        HandlerFuture::ready(Ok(Flow::Next))
     }
 }

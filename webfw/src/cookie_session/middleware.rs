@@ -62,7 +62,7 @@ impl Handler for CookieSessionMiddleware {
         let hook = session.clone();
         res.on_headers(move |res| write_cookies(&hook, res));
         req.extensions_mut().insert(session);
-        HandlerFuture::Ready(Some(Ok(Flow::Next)))
+        HandlerFuture::ready(Ok(Flow::Next))
     }
 }
 

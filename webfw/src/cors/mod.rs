@@ -144,15 +144,15 @@ impl Handler for Cors {
         match &self.0 {
             Options::Fixed(opts) => run(opts, req, res),
             Options::Delegate(f) => match f(req) {
-                Err(e) => HandlerFuture::Ready(Some(Err(e))),
+                Err(e) => HandlerFuture::ready(Err(e)),
                 Ok(opts) if matches!(opts.origin.0, Kind::Async(_)) => {
-                    HandlerFuture::Boxed(Box::pin(async move { run(&opts, req, res).await }))
+                    HandlerFuture::boxed(Box::pin(async move { run(&opts, req, res).await }))
                 }
-                Ok(opts) => HandlerFuture::Ready(Some(run_now(&opts, req, res))),
+                Ok(opts) => HandlerFuture::ready(run_now(&opts, req, res)),
             },
             Options::AsyncDelegate(f) => {
                 let opts = f(req);
-                HandlerFuture::Boxed(Box::pin(async move {
+                HandlerFuture::boxed(Box::pin(async move {
                     let opts = opts.await?;
                     run(&opts, req, res).await
                 }))
@@ -171,12 +171,12 @@ fn run<'a>(
     match &opts.origin.0 {
         Kind::Async(f) => {
             let decided = f(header_text(req, "origin"));
-            HandlerFuture::Boxed(Box::pin(async move {
+            HandlerFuture::boxed(Box::pin(async move {
                 let origin = decided.await?;
                 apply(opts, &origin.0, req, res)
             }))
         }
-        _ => HandlerFuture::Ready(Some(run_now(opts, req, res))),
+        _ => HandlerFuture::ready(run_now(opts, req, res)),
     }
 }
 

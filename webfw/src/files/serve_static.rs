@@ -283,8 +283,8 @@ enum Outcome {
 impl Handler for Static {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         match self.serve(req, res) {
-            Outcome::Done(r) => HandlerFuture::Ready(Some(r)),
-            Outcome::Stream(s) => HandlerFuture::Boxed(Box::pin(async move {
+            Outcome::Done(r) => HandlerFuture::ready(r),
+            Outcome::Stream(s) => HandlerFuture::boxed(Box::pin(async move {
                 match stream(res, s).await {
                     Ok(_) => Ok(Flow::Done),
                     // A file was found: errors go on as they are.

@@ -155,7 +155,7 @@ pub mod __async_handler {
             + 'static,
     {
         fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-            HandlerFuture::Boxed((self.0)(req, res))
+            HandlerFuture::boxed((self.0)(req, res))
         }
     }
 

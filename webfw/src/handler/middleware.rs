@@ -220,7 +220,7 @@ where
     F: for<'a> AsyncHandlerFn<'a>,
 {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(self.0.call_async(req, res)))
+        HandlerFuture::boxed(Box::pin(self.0.call_async(req, res)))
     }
 }
 
@@ -245,7 +245,7 @@ where
         req: &'a mut Request,
         res: &'a mut Response,
     ) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(Some((self.0)(err, req, res)))
+        HandlerFuture::ready((self.0)(err, req, res))
     }
 }
 
@@ -313,7 +313,7 @@ where
         req: &'a mut Request,
         res: &'a mut Response,
     ) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(self.0.call_async(err, req, res)))
+        HandlerFuture::boxed(Box::pin(self.0.call_async(err, req, res)))
     }
 }
 
@@ -467,7 +467,7 @@ tuple_middlewares! {
 /// struct Ok200;
 /// impl Handler for Ok200 {
 ///     fn call<'a>(&'a self, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.send_status(200)))
+///         HandlerFuture::ready(res.send_status(200))
 ///     }
 /// }
 /// let mut app = webfw::app();
@@ -485,7 +485,7 @@ pub fn handler(h: impl Handler) -> Middleware {
 /// struct Plain;
 /// impl ErrorHandler for Plain {
 ///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.status(e.status()).send(e.to_string())))
+///         HandlerFuture::ready(res.status(e.status()).send(e.to_string()))
 ///     }
 /// }
 /// let mut app = webfw::app();

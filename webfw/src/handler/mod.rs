@@ -70,7 +70,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// struct Slow;
 /// impl Handler for Slow {
 ///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Boxed(Box::pin(async move {
+///         HandlerFuture::boxed(Box::pin(async move {
 ///             tokio::task::yield_now().await;
 ///             res.send("done")
 ///         }))
@@ -79,22 +79,66 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// let mut app = webfw::app();
 /// app.get("/", Slow);
 /// ```
-pub enum HandlerFuture<'a> {
+pub struct HandlerFuture<'a>(Fut<'a>);
+
+enum Fut<'a> {
     /// A synchronous handler's result.
     Ready(Option<Result>),
     /// An async handler's future.
     Boxed(BoxFuture<'a, Result>),
 }
 
+impl<'a> HandlerFuture<'a> {
+    /// A handler that has finished: its result, with no allocation.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::{Handler, HandlerFuture};
+    ///
+    /// struct Hello;
+    /// impl Handler for Hello {
+    ///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+    ///         HandlerFuture::ready(res.send("hello"))
+    ///     }
+    /// }
+    /// ```
+    pub fn ready(result: Result) -> HandlerFuture<'a> {
+        HandlerFuture(Fut::Ready(Some(result)))
+    }
+
+    /// A handler still at work: the future that finishes it.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// use webfw::HandlerFuture;
+    ///
+    /// fn later(res: &mut Response) -> HandlerFuture<'_> {
+    ///     HandlerFuture::boxed(Box::pin(async move { res.send("later") }))
+    /// }
+    /// ```
+    pub fn boxed(fut: BoxFuture<'a, Result>) -> HandlerFuture<'a> {
+        HandlerFuture(Fut::Boxed(fut))
+    }
+
+    /// The result of a handler that has finished, taken without polling:
+    /// the flow engine's fast path for synchronous handlers.
+    pub(crate) fn take_ready(&mut self) -> Option<Result> {
+        match &mut self.0 {
+            Fut::Ready(r) => r.take(),
+            Fut::Boxed(_) => None,
+        }
+    }
+}
+
 impl Future for HandlerFuture<'_> {
     type Output = Result;
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result> {
-        match self.get_mut() {
-            HandlerFuture::Ready(r) => Poll::Ready(
+        match &mut self.get_mut().0 {
+            Fut::Ready(r) => Poll::Ready(
                 r.take()
                     .unwrap_or_else(|| Err(Error::new("handler future polled after completion"))),
             ),
-            HandlerFuture::Boxed(f) => f.as_mut().poll(cx),
+            Fut::Boxed(f) => f.as_mut().poll(cx),
         }
     }
 }
@@ -112,7 +156,7 @@ impl Future for HandlerFuture<'_> {
 /// struct Greeter(&'static str);
 /// impl Handler for Greeter {
 ///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-///         HandlerFuture::Ready(Some(res.send(self.0)))
+///         HandlerFuture::ready(res.send(self.0))
 ///     }
 /// }
 /// let mut app = webfw::app();
@@ -126,7 +170,7 @@ impl Future for HandlerFuture<'_> {
 )]
 pub trait Handler: Send + Sync + 'static {
     /// Handles the request; a synchronous answer is
-    /// `HandlerFuture::Ready(Some(result))`.
+    /// `HandlerFuture::ready(result)`.
     ///
     /// ```
     /// use webfw::prelude::*;
@@ -134,7 +178,7 @@ pub trait Handler: Send + Sync + 'static {
     /// struct Hello;
     /// impl Handler for Hello {
     ///     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-    ///         HandlerFuture::Ready(Some(res.send("hello")))
+    ///         HandlerFuture::ready(res.send("hello"))
     ///     }
     /// }
     /// ```
@@ -167,7 +211,7 @@ pub trait ErrorHandler: Send + Sync + 'static {
     /// struct Status;
     /// impl ErrorHandler for Status {
     ///     fn call<'a>(&'a self, e: Error, _q: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-    ///         HandlerFuture::Ready(Some(res.send_status(e.status())))
+    ///         HandlerFuture::ready(res.send_status(e.status()))
     ///     }
     /// }
     /// ```
@@ -206,7 +250,7 @@ pub trait ParamHandler: Send + Sync + 'static {
     /// impl ParamHandler for Numeric {
     ///     fn call<'a>(&'a self, _q: &'a mut Request, _s: &'a mut Response, v: &'a str) -> HandlerFuture<'a> {
     ///         let ok = v.bytes().all(|b| b.is_ascii_digit());
-    ///         HandlerFuture::Ready(Some(if ok { next() } else { next_route() }))
+    ///         HandlerFuture::ready(if ok { next() } else { next_route() })
     ///     }
     /// }
     /// let mut app = webfw::app();

@@ -52,7 +52,7 @@ where
         res: &'a mut Response,
         value: &'a str,
     ) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(Some((self.0)(req, res, value)))
+        HandlerFuture::ready((self.0)(req, res, value))
     }
 }
 
@@ -118,7 +118,7 @@ where
         res: &'a mut Response,
         value: &'a str,
     ) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(self.0.call_async(req, res, value)))
+        HandlerFuture::boxed(Box::pin(self.0.call_async(req, res, value)))
     }
 }
 

@@ -139,7 +139,7 @@ where
     F: for<'a> AsyncStateFn<'a, T>,
 {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(self.f.0.call_async(req, res, &self.value)))
+        HandlerFuture::boxed(Box::pin(self.f.0.call_async(req, res, &self.value)))
     }
 }
 

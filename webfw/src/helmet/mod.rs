@@ -204,6 +204,6 @@ impl Helmet {
 
 impl Handler for Helmet {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Ready(Some(self.apply(req, res)))
+        HandlerFuture::ready(self.apply(req, res))
     }
 }

@@ -70,9 +70,9 @@ impl MulterMiddleware {
 impl Handler for MulterMiddleware {
     fn call<'a>(&'a self, req: &'a mut Request, _res: &'a mut Response) -> HandlerFuture<'a> {
         if req.is(&["multipart"]).is_none() {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         }
-        HandlerFuture::Boxed(Box::pin(async move { self.run(req).await }))
+        HandlerFuture::boxed(Box::pin(async move { self.run(req).await }))
     }
 }
 

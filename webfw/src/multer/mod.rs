@@ -46,6 +46,7 @@ pub(crate) use middleware::UploadedFile;
 pub use options::{FieldSpec, Limits, MulterOptions};
 pub use storage::{DiskStorage, Storage};
 
+#[cfg(fuzzing)]
 #[doc(hidden)]
 pub use parser::fuzz as __fuzz_parse;
 

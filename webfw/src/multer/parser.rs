@@ -399,6 +399,7 @@ mod tests;
 /// The fuzz target's entry: the first byte picks a chunk size, the next
 /// bytes up to a newline are the boundary, the rest is the body. The
 /// parser must not panic, and must hold no more than its bounds.
+#[cfg(any(fuzzing, test))]
 #[doc(hidden)]
 pub fn fuzz(data: &[u8]) {
     let Some((&cut, rest)) = data.split_first() else {

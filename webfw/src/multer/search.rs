@@ -124,11 +124,13 @@ impl Search {
     }
 
     /// The needle's length.
+    #[cfg(any(fuzzing, test))]
     pub(crate) fn needle_len(&self) -> usize {
         self.needle.len()
     }
 
     /// How many bytes are held back.
+    #[cfg(any(fuzzing, test))]
     pub(crate) fn held_len(&self) -> usize {
         self.held.len()
     }

@@ -201,6 +201,6 @@ fn send_message(message: &Message, req: &Request, res: &mut Response) -> crate::
 
 impl Handler for RateLimitMiddleware {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(self.run(req, res)))
+        HandlerFuture::boxed(Box::pin(self.run(req, res)))
     }
 }

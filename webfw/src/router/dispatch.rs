@@ -143,7 +143,7 @@ pub(crate) struct Resume {
 /// router is itself a `(req, res, next)` function); boxed, as routers nest.
 impl Handler for RouterRef {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(
+        HandlerFuture::boxed(Box::pin(
             async move { self.run(req, res).await.into_result() },
         ))
     }

@@ -181,7 +181,7 @@ pub(crate) async fn call(
     }
     let r = match entry {
         Entry::Handler(f) => call_guarded(|| f.call(req, res)).await,
-        Entry::Sync(f) => call_guarded(|| HandlerFuture::Ready(Some(f.call_sync(req, res)))).await,
+        Entry::Sync(f) => call_guarded(|| HandlerFuture::ready(f.call_sync(req, res))).await,
         Entry::Error(f) => {
             let e = run
                 .err
@@ -201,12 +201,9 @@ pub(crate) async fn call_guarded<'a>(call: impl FnOnce() -> HandlerFuture<'a>) -
         Ok(fut) => fut,
         Err(payload) => return Err(panic_error(payload)),
     };
-    match &mut fut {
-        HandlerFuture::Ready(r) => match r.take() {
-            Some(r) => r,
-            None => Guarded(fut).await,
-        },
-        HandlerFuture::Boxed(_) => Guarded(fut).await,
+    match fut.take_ready() {
+        Some(r) => r,
+        None => Guarded(fut).await,
     }
 }
 

@@ -84,7 +84,7 @@ struct Awaited(Plain);
 impl Handler for Awaited {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         let f = self.0;
-        HandlerFuture::Boxed(Box::pin(async move { f(req, res) }))
+        HandlerFuture::boxed(Box::pin(async move { f(req, res) }))
     }
 }
 
@@ -98,7 +98,7 @@ impl ErrorHandler for AwaitedError {
         res: &'a mut Response,
     ) -> HandlerFuture<'a> {
         let f = self.0;
-        HandlerFuture::Boxed(Box::pin(async move { f(err, req, res) }))
+        HandlerFuture::boxed(Box::pin(async move { f(err, req, res) }))
     }
 }
 

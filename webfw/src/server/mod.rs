@@ -45,6 +45,7 @@ use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
 use watchdog::{Activity, InFlight, Watchdog};
 
 pub use listen::ListenOptions;
+#[cfg(fuzzing)]
 #[doc(hidden)]
 pub use sanitize::fuzz_rewrite;
 #[cfg(feature = "tls")]

@@ -91,12 +91,12 @@ impl Handler for SessionMiddleware {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         // Already run (an app mounted twice, say): keep the first session.
         if req.try_session().is_some() {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         }
         let original = req.original_url();
         let path = original.split(['?', '#']).next().unwrap_or("");
         if !path.starts_with(self.options.cookie.path.as_str()) {
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         }
         let cookie_id = self.cookie_id(req);
         let mut state = State {
@@ -116,9 +116,9 @@ impl Handler for SessionMiddleware {
         let Some(id) = cookie_id else {
             state.generate_first(&self.options);
             self.install(req, res, state);
-            return HandlerFuture::Ready(Some(Ok(Flow::Next)));
+            return HandlerFuture::ready(Ok(Flow::Next));
         };
-        HandlerFuture::Boxed(Box::pin(async move {
+        HandlerFuture::boxed(Box::pin(async move {
             let found = self.options.store.get(&id).await?;
             state.id = id;
             match found {

@@ -80,7 +80,7 @@ where
     B::Error: Into<BoxError>,
 {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        HandlerFuture::Boxed(Box::pin(self.run(req, res)))
+        HandlerFuture::boxed(Box::pin(self.run(req, res)))
     }
 }
 

@@ -8,7 +8,7 @@ struct Counter(Cell<u32>);
 impl Handler for Counter {
     fn call<'a>(&'a self, _req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
         self.0.set(self.0.get() + 1);
-        HandlerFuture::Ready(Some(res.send(self.0.get().to_string())))
+        HandlerFuture::ready(res.send(self.0.get().to_string()))
     }
 }
 

@@ -26,7 +26,8 @@ pub(super) const MAX_LINE: usize = 64 * 1024;
 
 /// Runs the read shim's line-by-line scanner over `input`, fed in the
 /// pieces `cuts` marks (offsets, in order), and returns what hyper would
-/// read. For the fuzz target (`fuzz/`); not part of the API.
+/// read. For the fuzz target (`fuzz/`), built only there.
+#[cfg(fuzzing)]
 #[doc(hidden)]
 pub fn fuzz_rewrite(input: &[u8], cuts: &[usize]) -> Vec<u8> {
     let mut scan = Scanner::new(std::sync::Arc::default());

@@ -42,6 +42,7 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 
 use framing::escape;
 
+#[cfg(fuzzing)]
 pub use framing::fuzz_rewrite;
 pub(crate) use io::Sanitize;
 pub(crate) use sniff::{MANY_HEADER_LINES, Sniffed};
