@@ -340,26 +340,9 @@ fn is_token(s: &str) -> bool {
     !s.is_empty() && s.chars().all(is_token_char)
 }
 
-/// `[!#$%&'*+.^_`|~0-9A-Za-z-]`
+/// A `tchar`, as a `char`.
 fn is_token_char(c: char) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(
-            c,
-            '!' | '#'
-                | '$'
-                | '%'
-                | '&'
-                | '\''
-                | '*'
-                | '+'
-                | '.'
-                | '^'
-                | '_'
-                | '`'
-                | '|'
-                | '~'
-                | '-'
-        )
+    c.is_ascii() && crate::is_tchar(c as u8)
 }
 
 /// `[\u000b\u0020\u0021\u0023-\u005b\u005d-\u007e\u0080-\u00ff]`

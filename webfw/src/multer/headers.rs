@@ -8,13 +8,6 @@
 
 use base64::Engine as _;
 
-/// RFC 9110 `tchar`.
-pub(crate) fn is_token(b: u8) -> bool {
-    matches!(b,
-        b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' | b'-' | b'.' | b'^' | b'_' | b'`'
-        | b'|' | b'~' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z')
-}
-
 /// A character allowed unescaped inside a quoted string.
 fn is_qdtext(b: u8) -> bool {
     matches!(b, b'\t' | b' ' | b'!' | 0x23..=0x5b | 0x5d..=0x7e | 0x80..=0xff)
@@ -68,7 +61,7 @@ pub(crate) fn parse_content_type(s: &[u8]) -> Option<ContentType> {
     }
     let mut i = 0;
     while i < s.len() {
-        if !is_token(s[i]) {
+        if !crate::http::is_tchar(s[i]) {
             if s[i] != b'/' || i == 0 {
                 return None;
             }
@@ -84,7 +77,7 @@ pub(crate) fn parse_content_type(s: &[u8]) -> Option<ContentType> {
     let sub_start = i;
     let mut params = Vec::new();
     while i < s.len() {
-        if !is_token(s[i]) {
+        if !crate::http::is_tchar(s[i]) {
             if i == sub_start {
                 return None;
             }
@@ -136,7 +129,7 @@ pub(crate) fn parse_disposition(s: &[u8], def: Decoder) -> Option<Disposition> {
     let mut params = Vec::new();
     let mut i = 0;
     while i < s.len() {
-        if !is_token(s[i]) {
+        if !crate::http::is_tchar(s[i]) {
             parse_params(s, i, &mut params, Some(def))?;
             break;
         }
@@ -187,7 +180,7 @@ fn parse_params(
             return None;
         }
         let name_start = i;
-        while i < len && is_token(s[i]) {
+        while i < len && crate::http::is_tchar(s[i]) {
             i += 1;
         }
         if i == len || s[i] != b'=' {
@@ -209,7 +202,7 @@ fn parse_params(
                 v
             } else {
                 let start = i;
-                while i < len && is_token(s[i]) {
+                while i < len && crate::http::is_tchar(s[i]) {
                     i += 1;
                 }
                 if i == start {

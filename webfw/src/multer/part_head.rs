@@ -105,7 +105,7 @@ impl HeadParser {
                         return Step::Malformed;
                     }
                     let c = chunk[pos];
-                    if !super::headers::is_token(c) {
+                    if !crate::http::is_tchar(c) {
                         if c != b':' {
                             return Step::Malformed;
                         }
