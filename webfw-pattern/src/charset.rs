@@ -39,14 +39,6 @@ impl CharSet {
         }
     }
 
-    pub(crate) fn ranges(&self) -> &[(u32, u32)] {
-        &self.ranges
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
-    }
-
     pub(crate) fn add(&mut self, c: u32) {
         self.add_range(c, c);
     }

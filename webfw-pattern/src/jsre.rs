@@ -1,7 +1,7 @@
 //! A parser for JavaScript regular expressions as `new RegExp(source, "i")`
 //! reads them on Node.js: non-Unicode mode with the Annex B (web
 //! compatibility) grammar. It validates exactly what V8 rejects and builds a
-//! small syntax tree that `emit` turns into `regex` / `fancy-regex` syntax.
+//! small syntax tree that `backtrack` compiles and runs.
 //!
 //! Positions are indices into the `char` slice being parsed. Characters outside
 //! the Basic Multilingual Plane are treated as one character (JavaScript sees
@@ -84,8 +84,8 @@ struct Parser<'a> {
     depth: usize,
 }
 
-/// Deepest group nesting accepted (the `regex` crate's own limit is 250;
-/// deeper patterns would only overflow the stack).
+/// Deepest group nesting accepted: deeper patterns would only overflow the
+/// parser's stack.
 const MAX_DEPTH: usize = 250;
 
 /// Parse `s` as a non-Unicode JavaScript regex.

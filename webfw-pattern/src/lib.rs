@@ -35,19 +35,25 @@
 //! 3. **segments**: literal text and whole-segment parameters `/:name` or
 //!    `/:name?` (`/users/:id/books/:bookId`): a parameter always spans up to
 //!    the next `/`, so a scan does it; only the returned `Vec` is allocated;
-//! 4. **`regex` crate**: everything else without look-around or
-//!    backreferences. The trailing `(?=\/|$)` of `end: false` is matched as a
-//!    consuming group (same result, `regex` has no look-around), and
-//!    `((?:(?!\/|-).)+?)` of `/:from-:to` becomes the class `[^/\-…]`;
-//! 5. **`fancy-regex`**: anything else (other look-arounds, backreferences).
-//!    If its backtracking limit is exceeded the path does not match.
+//! 4. **backtracking**: everything else (`/:id(\d+)`, `/:from-:to`,
+//!    `/ab?cd`, regex routes, look-arounds, backreferences) runs on a
+//!    backtracking interpreter of the parsed JavaScript regex that follows
+//!    ECMA-262's matching rules step for step, as V8 does: the same match,
+//!    the same captures (a quantifier resets the captures inside it at every
+//!    iteration; an empty iteration past its minimum is rejected). A
+//!    quantified single character (`[^/]+?`, `(.*)`, `\d+`) is scanned in a
+//!    loop. A match gives up, and reports no match, after a million steps
+//!    (a pattern that backtracks catastrophically, such as `(a+)+b`, costs a
+//!    bounded time where V8 would run for ever) or a thousand nested steps
+//!    (so no path overflows the stack).
 //!
-//! The JavaScript source is translated, not reused: character classes are
-//! spelled out (`\d`, `\w` and `\b` are ASCII as in JavaScript, `.` excludes
-//! line terminators) and case-insensitivity applies JavaScript's
+//! The JavaScript source is parsed, not handed to another engine: character
+//! classes are resolved (`\d`, `\w` and `\b` are ASCII as in JavaScript, `.`
+//! excludes line terminators) and case-insensitivity applies JavaScript's
 //! non-Unicode rules (`k` never matches the Kelvin sign `K`). The engines are
 //! checked against golden data recorded from path-to-regexp 0.1.13 on
-//! Node.js 20 (`tests/oracle`).
+//! Node.js 20 (`tests/oracle`), and the backtracking rules against
+//! `RegExp.prototype.exec` (`tests/backtrack.rs`). No regex crate is linked.
 //!
 //! # Known differences from JavaScript
 //!
@@ -55,23 +61,18 @@
 //!
 //! * characters outside the Basic Multilingual Plane are one character here
 //!   and two UTF-16 code units in JavaScript;
-//! * a backreference is compared case-sensitively even when the pattern is
-//!   case-insensitive;
-//! * a look-behind must have a bounded length (otherwise compiling fails with
-//!   an "unsupported by webfw's matcher" error); very large counted
-//!   repetitions (`a{100000}`) can fail the same way;
-//! * JavaScript resets the captures of a quantified group at every iteration
-//!   and rejects empty iterations beyond the minimum; reported params follow
-//!   that (captures not set by the last iteration, or set by a rejected empty
-//!   one, are absent), but a capture that JavaScript keeps from an earlier
-//!   iteration because the last one was rejected (`(a|){1,2}`) is not
-//!   recovered, and a backreference inside such a loop sees the stale value.
+//! * a look-behind is matched forwards, trying the longest stretch first:
+//!   whether it holds is JavaScript's answer, but when several stretches
+//!   hold, the captures inside it may differ from V8's backward matching;
+//! * a quantified group iterates at most ~250 times in one match
+//!   (`/:p+` against a path of more segments does not match), and a match
+//!   that needs more than a million steps is reported as no match.
 
 #![forbid(unsafe_code)]
 
+mod backtrack;
 mod charset;
 mod compile;
-mod emit;
 mod fast;
 mod jsre;
 pub mod logfmt;
@@ -79,8 +80,8 @@ pub mod logfmt;
 use std::borrow::Cow;
 use std::fmt;
 
+use backtrack::Program;
 use compile::{Flags, KeyRec, Source};
-use emit::Plan;
 
 /// Options of path-to-regexp 0.1.13 as Express passes them.
 ///
@@ -353,16 +354,7 @@ enum Engine {
     Star,
     Literal(fast::Literal),
     Segments(fast::Segments),
-    Regex(Box<Compiled<regex::Regex>>),
-    Fancy(Box<Compiled<fancy_regex::Regex>>),
-}
-
-#[derive(Clone, Debug)]
-struct Compiled<R> {
-    re: R,
-    plan: Plan,
-    /// whether captures are needed (params or a rewritten look-ahead)
-    captures: bool,
+    Backtrack(Box<Program>),
 }
 
 fn flags_str(insensitive: bool) -> &'static str {
@@ -385,36 +377,6 @@ fn syntax_error(
             flags_str(insensitive),
             e.msg
         ),
-    }
-}
-
-/// Build the regex engine for a parsed source.
-fn regex_engine(
-    ast: jsre::Ast,
-    insensitive: bool,
-    whole: (usize, usize),
-    shown: &str,
-) -> Result<Engine, PatternError> {
-    let emitted = emit::emit(ast, insensitive);
-    let plan = emitted.plan;
-    let captures = !plan.ends.is_empty() || plan.js_groups.iter().any(Option::is_some);
-    let unsupported = |e: &dyn fmt::Display| PatternError {
-        offset: whole.0,
-        len: whole.1,
-        message: format!(
-            "Invalid regular expression: /{shown}/{}: unsupported by webfw's matcher ({e})",
-            flags_str(insensitive)
-        ),
-    };
-    if plan.fancy {
-        let re = fancy_regex::Regex::new(&emitted.pattern).map_err(|e| unsupported(&e))?;
-        Ok(Engine::Fancy(Box::new(Compiled { re, plan, captures })))
-    } else {
-        let re = regex::RegexBuilder::new(&emitted.pattern)
-            .size_limit(1 << 24)
-            .build()
-            .map_err(|e| unsupported(&e))?;
-        Ok(Engine::Regex(Box::new(Compiled { re, plan, captures })))
     }
 }
 
@@ -464,7 +426,7 @@ impl Pattern {
             seg.set_prefix(&prefix);
             Engine::Segments(seg)
         } else {
-            regex_engine(ast, insensitive, (0, path.len()), &source)?
+            Engine::Backtrack(Box::new(Program::new(ast, insensitive)))
         };
         Ok(Pattern {
             source,
@@ -535,8 +497,7 @@ impl Pattern {
             err
         })?;
         let prefix = prefix::literal_prefix(&ast.alts, insensitive);
-        let whole = (0, paths.first().map_or(0, |p| p.len()));
-        let engine = regex_engine(ast, insensitive, whole, &source)?;
+        let engine = Engine::Backtrack(Box::new(Program::new(ast, insensitive)));
         Ok(Pattern {
             source,
             keys: keys.into_iter().map(|k: KeyRec| k.key).collect(),
@@ -577,7 +538,7 @@ impl Pattern {
         let ast = jsre::parse(&src.chars)
             .map_err(|e| syntax_error(&e, &src, source.len(), source, false))?;
         let prefix = prefix::literal_prefix_folded(&ast.alts, false, !opts.sensitive);
-        let engine = regex_engine(ast, false, (0, source.len()), &shown)?;
+        let engine = Engine::Backtrack(Box::new(Program::new(ast, false)));
         Ok(Pattern {
             source: shown,
             keys,
@@ -715,26 +676,20 @@ impl Pattern {
                     self.matches_each_from(path, false, |k, v| self.push_param(&mut params, k, v))?;
                 Some(Match { len, params })
             }
-            Engine::Regex(c) => {
-                if !c.captures {
-                    let m = c.re.find(path)?;
-                    return Some(Match {
-                        len: m.len(),
-                        params: Vec::new(),
-                    });
+            Engine::Backtrack(program) => {
+                let found = program.exec(path)?;
+                let mut params: Vec<(usize, &'p str)> = Vec::with_capacity(self.keys.len());
+                // JavaScript group j + 1 is key j; Express would throw on a
+                // group without a key, so there is nothing to report for it
+                for (j, cap) in found.caps.iter().enumerate().take(self.keys.len()) {
+                    if let Some((a, b)) = *cap {
+                        self.push_param(&mut params, j, &path[a..b]);
+                    }
                 }
-                let caps = c.re.captures(path)?;
-                let whole = caps.get(0).map(|m| (m.start(), m.end()))?;
-                Some(self.build(path, whole, &c.plan, |i| {
-                    caps.get(i).map(|m| (m.start(), m.end()))
-                }))
-            }
-            Engine::Fancy(c) => {
-                let caps = c.re.captures(path).ok()??;
-                let whole = caps.get(0).map(|m| (m.start(), m.end()))?;
-                Some(self.build(path, whole, &c.plan, |i| {
-                    caps.get(i).map(|m| (m.start(), m.end()))
-                }))
+                Some(Match {
+                    len: found.end - found.start,
+                    params,
+                })
             }
         }
     }
@@ -810,46 +765,7 @@ impl Pattern {
             Engine::Star => "star",
             Engine::Literal(_) => "literal",
             Engine::Segments(_) => "segments",
-            Engine::Regex(_) => "regex",
-            Engine::Fancy(_) => "fancy-regex",
-        }
-    }
-
-    fn build<'p>(
-        &self,
-        path: &'p str,
-        whole: (usize, usize),
-        plan: &Plan,
-        get: impl Fn(usize) -> Option<(usize, usize)>,
-    ) -> Match<'p> {
-        let end = plan
-            .ends
-            .iter()
-            .find_map(|&g| get(g))
-            .map_or(whole.1, |s| s.1);
-        let mut params: Vec<(usize, &'p str)> = Vec::with_capacity(self.keys.len());
-        for (j, g) in plan.js_groups.iter().enumerate() {
-            let Some(g) = g else { continue };
-            let Some((a, b)) = get(*g) else { continue };
-            if j >= self.keys.len() {
-                // Express would throw on a missing key; nothing to report
-                continue;
-            }
-            let reset = plan.fixups.iter().any(|f| {
-                f.members.contains(&j)
-                    && match get(f.hidden) {
-                        None => true,
-                        Some((ha, hb)) => a < ha || b > hb || (f.unset_if_empty && ha == hb),
-                    }
-            });
-            if reset {
-                continue;
-            }
-            self.push_param(&mut params, j, &path[a..b]);
-        }
-        Match {
-            len: end.saturating_sub(whole.0),
-            params,
+            Engine::Backtrack(_) => "backtrack",
         }
     }
 }
@@ -1058,10 +974,10 @@ mod tests {
         assert_eq!(route("*").engine(), "star");
         assert_eq!(route("/r/route99/:id").engine(), "segments");
         assert_eq!(route("/routing/opt/:a/:b?").engine(), "segments");
-        assert_eq!(route("/routing/range/:from-:to").engine(), "regex");
-        assert_eq!(route(r"/routing/num/:id(\d+)").engine(), "regex");
+        assert_eq!(route("/routing/range/:from-:to").engine(), "backtrack");
+        assert_eq!(route(r"/routing/num/:id(\d+)").engine(), "backtrack");
         assert_eq!(mw("/user/:id/x").engine(), "segments");
-        assert_eq!(route("/x(?!y)").engine(), "fancy-regex");
+        assert_eq!(route("/x(?!y)").engine(), "backtrack");
     }
 
     #[test]
