@@ -19,6 +19,7 @@ mod pair;
 mod sanitize;
 mod signals;
 mod slots;
+mod stream;
 #[cfg(feature = "tls")]
 mod tls;
 mod watchdog;
@@ -42,6 +43,7 @@ use crate::response::outbox::Mailbox;
 use bare::Bare;
 use dispatch::Dispatch;
 use sanitize::{BodyFraming, RawTargets, Sanitize, Sniffed};
+use stream::Stream;
 use watchdog::{Activity, InFlight, Watchdog};
 
 pub use listen::ListenOptions;
@@ -268,21 +270,21 @@ trait Accept: Send + 'static {
 }
 
 impl Accept for TcpListener {
-    type Stream = tokio::net::TcpStream;
+    type Stream = Stream;
     async fn accept_one(&self) -> io::Result<(Self::Stream, Option<SocketAddr>)> {
         let (s, peer) = self.accept().await?;
         // Node's default; small responses must not wait for Nagle.
         let _ = s.set_nodelay(true);
-        Ok((s, Some(peer)))
+        Ok((Stream::Tcp(s), Some(peer)))
     }
 }
 
 #[cfg(unix)]
 impl Accept for tokio::net::UnixListener {
-    type Stream = tokio::net::UnixStream;
+    type Stream = Stream;
     async fn accept_one(&self) -> io::Result<(Self::Stream, Option<SocketAddr>)> {
         let (s, _) = self.accept().await?;
-        Ok((s, None))
+        Ok((Stream::Unix(s), None))
     }
 }
 
