@@ -133,7 +133,7 @@ pub(crate) fn check(sig: &Signature, kind: Kind) -> syn::Result<()> {
     let mut errors = Errors::default();
     let attr = kind.shown();
     let noun = kind.noun();
-    if let Some(u) = &sig.unsafety {
+    if let syn::Safety::Unsafe(u) = &sig.safety {
         errors.push(syn::Error::new_spanned(
             u,
             format!("{noun} cannot be an `unsafe fn`: remove `unsafe` (use an `unsafe {{ }}` block inside)"),
@@ -206,7 +206,7 @@ fn is_next(pat: &Pat, ty: &Type) -> bool {
         _ => false,
     };
     let typed_fn = match ty {
-        Type::BareFn(_) => true,
+        Type::FnPtr(_) => true,
         Type::ImplTrait(i) => i.bounds.iter().any(fn_bound),
         other => last_name(other).is_some_and(|n| n == "Next"),
     };

@@ -20,6 +20,12 @@ fn params(_req: &mut Request, res: &mut Response) -> Result {
     res.send("params")
 }
 
+// JavaScript look-arounds and backreferences, look-behinds of any length
+#[get("/:x((?<=a+)b)", r"/:y(a)\1", "/:z(x(?!y))")]
+fn look_arounds(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("look-arounds")
+}
+
 #[get("")]
 fn empty(_req: &mut Request, res: &mut Response) -> Result {
     res.send("empty")
@@ -27,5 +33,5 @@ fn empty(_req: &mut Request, res: &mut Response) -> Result {
 
 fn main() {
     let mut app = webfw::app();
-    app.mount(routes![digits, star, express_examples, params, empty]);
+    app.mount(routes![digits, star, express_examples, params, look_arounds, empty]);
 }
