@@ -214,30 +214,7 @@ pub fn encode_uri_component(s: &str) -> String {
     out
 }
 
-/// JavaScript's `Date.prototype.toUTCString` for a time in milliseconds;
-/// `None` outside the Date range (±8.64e15 ms).
-///
-/// ```
-/// use webfw_http::cookie::utc_string;
-/// assert_eq!(utc_string(1.0).unwrap(), "Thu, 01 Jan 1970 00:00:00 GMT");
-/// ```
-pub fn utc_string(ms: f64) -> Option<String> {
-    if !ms.is_finite() || ms.abs() > 8.64e15 {
-        return None;
-    }
-    let t = chrono::DateTime::from_timestamp_millis(ms.trunc() as i64)?;
-    let year = chrono::Datelike::year(&t);
-    let year = if year < 0 {
-        format!("-{:06}", -year)
-    } else {
-        format!("{year:04}")
-    };
-    Some(format!(
-        "{}{year} {} GMT",
-        t.format("%a, %d %b "),
-        t.format("%H:%M:%S")
-    ))
-}
+pub use crate::date::utc_string;
 
 /// `serialize(name, value, options)`: the `Set-Cookie` value for a value
 /// already encoded (`encodeURIComponent` is the default encoding, see

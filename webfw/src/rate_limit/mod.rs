@@ -97,8 +97,8 @@ impl Serialize for RateLimitInfo {
                 Ok(d) => d.as_millis() as i64,
                 Err(e) => -(e.duration().as_millis() as i64),
             };
-            if let Some(t) = chrono::DateTime::from_timestamp_millis(ms) {
-                m.serialize_entry("resetTime", &t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())?;
+            if let Some(t) = crate::http::date::iso_string(ms as f64) {
+                m.serialize_entry("resetTime", &t)?;
             }
         }
         m.serialize_entry("key", &self.key)?;

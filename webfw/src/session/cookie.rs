@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 
 use crate::http::cookie::{Attributes, Priority, SameSite};
+use crate::http::date::{iso_string, parse_iso};
 
 /// The `secure` cookie option.
 ///
@@ -288,18 +289,6 @@ fn num(v: Option<f64>) -> Value {
         Some(n) => serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number),
         None => Value::Null,
     }
-}
-
-/// `Date.prototype.toISOString`.
-fn iso_string(ms: f64) -> Option<String> {
-    let t = chrono::DateTime::from_timestamp_millis(ms as i64)?;
-    Some(t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
-}
-
-fn parse_iso(s: &str) -> Option<f64> {
-    chrono::DateTime::parse_from_rfc3339(s)
-        .ok()
-        .map(|t| t.timestamp_millis() as f64)
 }
 
 #[cfg(test)]
