@@ -33,7 +33,6 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::app::{App, ServedApp};
@@ -212,17 +211,32 @@ impl App {
         opts: ListenOptions,
         on_ready: impl FnOnce(SocketAddr),
     ) -> io::Result<()> {
+        let mut on_ready = Some(on_ready);
+        self.serve_until_signal(opts, &mut |addr| {
+            if let Some(f) = on_ready.take() {
+                f(addr);
+            }
+        })
+    }
+
+    /// What `listen_with` does, compiled once here rather than in every app
+    /// for its own callback type.
+    fn serve_until_signal(
+        self,
+        opts: ListenOptions,
+        on_ready: &mut dyn FnMut(SocketAddr),
+    ) -> io::Result<()> {
         let rt = opts.runtime()?;
         rt.block_on(async move {
-            let server = self.bind(opts).await?;
+            let server = self.bind_with(opts).await?;
             // Watched before `on_ready`: a signal sent once the program says
             // it is ready shuts it down gracefully, never kills it.
             let _signals = signals::shutdown_on_signal(server.shutdown_handle())?;
-            if let Some(addr) = server.local_addr() {
-                on_ready(addr);
-            } else {
-                on_ready(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0));
-            }
+            on_ready(
+                server
+                    .local_addr()
+                    .unwrap_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0)),
+            );
             server.wait().await;
             Ok(())
         })
@@ -236,23 +250,25 @@ impl App {
     /// # server.shutdown().await; Ok(()) }
     /// ```
     pub async fn bind(self, opts: impl Into<ListenOptions>) -> io::Result<Server> {
-        let opts = opts.into();
+        self.bind_with(opts.into()).await
+    }
+
+    /// What `bind` does: not generic, so the server is compiled once here and
+    /// not again in every app that calls `bind` or `listen`.
+    async fn bind_with(self, opts: ListenOptions) -> io::Result<Server> {
         // A handler's missing state value fails the start, before the socket opens.
         let app = self
             .serve_root()
             .map(Arc::new)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         let (tx, rx) = watch::channel(false);
-        let (addr, done) = match opts.open()? {
-            listen::Bound::Tcp(listener) => (
-                Some(listener.local_addr()?),
-                tokio::spawn(accept_loop(listener, app, opts, rx)),
-            ),
+        let listener = opts.open()?;
+        let addr = match &listener {
+            listen::Bound::Tcp(listener) => Some(listener.local_addr()?),
             #[cfg(unix)]
-            listen::Bound::Unix(listener) => {
-                (None, tokio::spawn(accept_loop(listener, app, opts, rx)))
-            }
+            listen::Bound::Unix(_) => None,
         };
+        let done = tokio::spawn(accept_loop(listener, app, opts, rx));
         Ok(Server {
             addr,
             shutdown: tx,
@@ -269,22 +285,24 @@ trait Accept: Send + 'static {
     ) -> impl Future<Output = io::Result<(Self::Stream, Option<SocketAddr>)>> + Send;
 }
 
-impl Accept for TcpListener {
+/// One listener type for both kinds of socket, so the accept loop and
+/// everything under it are built once (see [`stream`]).
+impl Accept for listen::Bound {
     type Stream = Stream;
     async fn accept_one(&self) -> io::Result<(Self::Stream, Option<SocketAddr>)> {
-        let (s, peer) = self.accept().await?;
-        // Node's default; small responses must not wait for Nagle.
-        let _ = s.set_nodelay(true);
-        Ok((Stream::Tcp(s), Some(peer)))
-    }
-}
-
-#[cfg(unix)]
-impl Accept for tokio::net::UnixListener {
-    type Stream = Stream;
-    async fn accept_one(&self) -> io::Result<(Self::Stream, Option<SocketAddr>)> {
-        let (s, _) = self.accept().await?;
-        Ok((Stream::Unix(s), None))
+        match self {
+            listen::Bound::Tcp(listener) => {
+                let (s, peer) = listener.accept().await?;
+                // Node's default; small responses must not wait for Nagle.
+                let _ = s.set_nodelay(true);
+                Ok((Stream::Tcp(s), Some(peer)))
+            }
+            #[cfg(unix)]
+            listen::Bound::Unix(listener) => {
+                let (s, _) = listener.accept().await?;
+                Ok((Stream::Unix(s), None))
+            }
+        }
     }
 }
 
