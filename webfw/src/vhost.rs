@@ -305,10 +305,7 @@ pub fn vhost<M>(hostname: impl Into<Hostname>, handler: impl IntoMiddleware<M>) 
     };
     // A router of one layer: the matcher leaves it (`next('router')`) for
     // another host, so the handler sits where vhost's closure calls it.
-    let mut wrap = Router::with_options(RouterOptions {
-        merge_params: true,
-        ..RouterOptions::default()
-    });
+    let mut wrap = Router::with_options(RouterOptions::new().merge_params(true));
     wrap.use_((matcher, handler.into_middleware()));
     wrap.into_middleware()
 }

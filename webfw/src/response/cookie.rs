@@ -26,6 +26,7 @@ type EncodeFn = Arc<dyn Fn(&str) -> String + Send + Sync>;
 /// assert!(opts.signed && opts.http_only);
 /// ```
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub struct CookieOptions {
     /// `Domain`; by default the cookie belongs to the host that set it.
     pub domain: Option<String>,
