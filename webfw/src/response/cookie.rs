@@ -254,8 +254,8 @@ impl Response {
     /// cookie on path `/`. See [`Response::cookie_with`].
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.cookie("name", "tobi").unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("name=tobi; Path=/"));
     /// ```
@@ -277,8 +277,8 @@ impl Response {
     /// ```
     /// use std::time::Duration;
     /// use webfw::CookieOptions;
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.cookie_with("sid", "a b", &CookieOptions::new().path("/admin").http_only()).unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("sid=a%20b; Path=/admin; HttpOnly"));
     /// assert!(res.cookie("bad name", "v").is_err());
@@ -341,8 +341,8 @@ impl Response {
     /// `res.clearCookie(name)`: expires the cookie on path `/`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.clear_cookie("sid").unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("sid=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
     /// ```
@@ -358,8 +358,8 @@ impl Response {
     ///
     /// ```
     /// use webfw::CookieOptions;
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.clear_cookie_with("p", &CookieOptions::new().path("/admin")).unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("p=; Path=/admin; Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
     /// ```
