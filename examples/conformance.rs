@@ -343,11 +343,8 @@ fn routing(app: &mut App) {
     });
 
     // Case-sensitive + strict Router vs the default Router.
-    let mut strict = webfw::Router::with_options(RouterOptions {
-        case_sensitive: true,
-        strict: true,
-        ..Default::default()
-    });
+    let mut strict =
+        webfw::Router::with_options(RouterOptions::new().case_sensitive(true).strict(true));
     strict.get("/Abc", text("strict /Abc"));
     strict.get("/dir/", text("strict /dir/"));
     strict.get("/file", text("strict /file"));
@@ -995,10 +992,7 @@ fn sub(app: &mut App) {
     tenant.get("/info", mount_info);
     app.use_at("/sub/tenant/:tenant", tenant); // parameterised mount path
 
-    let mut merge = webfw::Router::with_options(RouterOptions {
-        merge_params: true,
-        ..Default::default()
-    });
+    let mut merge = webfw::Router::with_options(RouterOptions::new().merge_params(true));
     merge.get("/items/:itemId", echo_req_params);
     merge.get("/dup/:userId", echo_req_params); // the child's value wins
     app.use_at("/sub/users/:userId", merge);

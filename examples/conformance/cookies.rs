@@ -121,10 +121,8 @@ pub fn routes(app: &mut App) {
         Ok(())
     });
     set_route(&mut r, "/set/same-site/:v", |req, res| {
-        let o = CookieOptions {
-            same_site: same_site(req.param("v").unwrap_or_default())?,
-            ..CookieOptions::default()
-        };
+        let mut o = CookieOptions::new();
+        o.same_site = same_site(req.param("v").unwrap_or_default())?;
         res.cookie_with("ss", "1", &o)?;
         Ok(())
     });
@@ -141,10 +139,8 @@ pub fn routes(app: &mut App) {
         Ok(())
     });
     set_route(&mut r, "/set/priority/:p", |req, res| {
-        let o = CookieOptions {
-            priority: priority(req.param("p").unwrap_or_default())?,
-            ..CookieOptions::default()
-        };
+        let mut o = CookieOptions::new();
+        o.priority = priority(req.param("p").unwrap_or_default())?;
         res.cookie_with("pri", "1", &o)?;
         Ok(())
     });

@@ -373,14 +373,14 @@ fn compile_time_and_run_time_formats_print_the_same_lines() {
         ":req[x-a] :req[cookie] :req[authorization] :req[user-agent] :req[referrer] :referrer :remote-user :user-agent :req[x-none]"
     );
     for (i, hs) in headers.iter().enumerate() {
-        let mut req = Request::for_test(http::Method::GET, "/p?q=\"1\"");
+        let mut req = webfw::testing::request(http::Method::GET, "/p?q=\"1\"");
         for (name, value) in *hs {
             req.headers_mut().append(
                 http::HeaderName::from_static(name),
                 http::HeaderValue::from_bytes(value).unwrap(),
             );
         }
-        let mut res = Response::for_test(&req);
+        let mut res = webfw::testing::response(&req);
         for sent in [false, true] {
             if sent {
                 res.send("ok").unwrap();

@@ -86,13 +86,13 @@ struct Case {
 
 fn build(c: &Value, now_ms: u64) -> Case {
     let method = Method::from_bytes(c["method"].as_str().unwrap().as_bytes()).unwrap();
-    let mut req = Request::for_test(method, c["url"].as_str().unwrap());
+    let mut req = webfw::testing::request(method, c["url"].as_str().unwrap());
     for h in c["headers"].as_array().unwrap() {
         let name = HeaderName::from_bytes(h[0].as_str().unwrap().as_bytes()).unwrap();
         req.headers_mut()
             .append(name, HeaderValue::from_bytes(&bytes(&h[1])).unwrap());
     }
-    let mut res = Response::for_test(&req);
+    let mut res = webfw::testing::response(&req);
     res.on_finish(|_, _| {});
     res.status(c["status"].as_u64().unwrap() as u16);
     for h in c["resHeaders"].as_array().unwrap() {

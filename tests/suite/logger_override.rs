@@ -14,8 +14,8 @@ fn a_redefined_builtin_applies_to_both_paths() {
     }
     let runtime = logger::compile(":method :url").unwrap();
     let by_macro = webfw::logger!(":method :url").format().clone();
-    let req = Request::for_test(http::Method::GET, "/x");
-    let res = Response::for_test(&req);
+    let req = webfw::testing::request(http::Method::GET, "/x");
+    let res = webfw::testing::response(&req);
     let t = Tokens::new();
     assert_eq!(runtime.call(&t, &req, &res).unwrap(), "GET /x");
     logger::token("method", |req: &Request, _res: &Response, _arg| {

@@ -598,10 +598,7 @@ async fn upstream_process() {
     let store = RedisStore::connect(&url).await.expect("connect to Redis");
     // A secure cookie: sent only when the request came over HTTPS, which
     // the app learns from nginx's X-Forwarded-Proto.
-    let cookie = CookieOptions {
-        secure: Secure::On,
-        ..Default::default()
-    };
+    let cookie = CookieOptions::new().secure(Secure::On);
     let options = SessionOptions::new(SECRET)
         .resave(false)
         .save_uninitialized(false)

@@ -262,10 +262,7 @@ async fn async_param_callback_is_awaited() {
 // ---- mergeParams ----
 
 fn merging() -> Router {
-    webfw::Router::with_options(RouterOptions {
-        merge_params: true,
-        ..Default::default()
-    })
+    webfw::Router::with_options(RouterOptions::new().merge_params(true))
 }
 
 #[tokio::test]

@@ -235,10 +235,7 @@ async fn case_sensitive_routing_enabled_after_the_first_route_has_no_effect() {
 
 #[tokio::test]
 async fn router_case_sensitive_option_applies_to_routes_and_use_paths() {
-    let mut router = webfw::Router::with_options(RouterOptions {
-        case_sensitive: true,
-        ..Default::default()
-    });
+    let mut router = webfw::Router::with_options(RouterOptions::new().case_sensitive(true));
     router.get("/Item", answer("item"));
     router.use_at("/Mw", |_: &mut Request, res: &mut Response| res.send("mw"));
     let mut app = webfw::app();
@@ -283,10 +280,7 @@ async fn non_strict_routing_makes_the_trailing_slash_optional() {
 
 #[tokio::test]
 async fn router_strict_option_applies_to_its_routes_only() {
-    let mut router = webfw::Router::with_options(RouterOptions {
-        strict: true,
-        ..Default::default()
-    });
+    let mut router = webfw::Router::with_options(RouterOptions::new().strict(true));
     router.get("/x", answer("x"));
     router.use_at("/mw", |_: &mut Request, res: &mut Response| res.send("mw"));
     let mut app = webfw::app();

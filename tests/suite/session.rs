@@ -291,11 +291,11 @@ async fn the_name_option_names_the_cookie() {
 
 #[tokio::test]
 async fn max_age_sets_expires_stores_it_and_a_modified_session_gets_a_new_cookie() {
-    let opts = SessionOptions::new(SECRET).cookie(CookieOptions {
-        max_age: Some(Duration::from_secs(60)),
-        same_site: Some(webfw::SameSite::Lax),
-        ..Default::default()
-    });
+    let opts = SessionOptions::new(SECRET).cookie(
+        CookieOptions::new()
+            .max_age(Duration::from_secs(60))
+            .same_site(webfw::SameSite::Lax),
+    );
     let (srv, store) = recorded(opts).await;
     let res = srv.get("/").await;
     let line = res.header("set-cookie").unwrap().to_owned();
@@ -358,10 +358,7 @@ async fn rolling_sends_the_cookie_on_every_response() {
 
 #[tokio::test]
 async fn a_secure_cookie_is_only_sent_over_https_as_the_proxy_option_judges_it() {
-    let secure = CookieOptions {
-        secure: Secure::On,
-        ..Default::default()
-    };
+    let secure = CookieOptions::new().secure(Secure::On);
     let (srv, _) = recorded(SessionOptions::new(SECRET).cookie(secure.clone())).await;
     let https = [("X-Forwarded-Proto", "https")];
     assert!(!srv.get("/").await.has_header("set-cookie"));
@@ -388,10 +385,7 @@ async fn a_secure_cookie_is_only_sent_over_https_as_the_proxy_option_judges_it()
     assert!(behind.get_with("/", &https).await.has_header("set-cookie"));
     let (never, _) = recorded(
         SessionOptions::new(SECRET)
-            .cookie(CookieOptions {
-                secure: Secure::On,
-                ..Default::default()
-            })
+            .cookie(CookieOptions::new().secure(Secure::On))
             .proxy(Some(false)),
     )
     .await;
@@ -400,10 +394,7 @@ async fn a_secure_cookie_is_only_sent_over_https_as_the_proxy_option_judges_it()
 
 #[tokio::test]
 async fn secure_auto_follows_the_request() {
-    let auto = CookieOptions {
-        secure: Secure::Auto,
-        ..Default::default()
-    };
+    let auto = CookieOptions::new().secure(Secure::Auto);
     let (srv, store) = recorded(SessionOptions::new(SECRET).cookie(auto).proxy(Some(true))).await;
     let res = srv.get_with("/", &[("X-Forwarded-Proto", "https")]).await;
     assert!(res.header("set-cookie").unwrap().ends_with("; Secure"));
@@ -550,10 +541,7 @@ async fn a_streamed_response_saves_before_its_head() {
 
 #[tokio::test]
 async fn the_cookie_path_limits_where_sessions_exist() {
-    let opts = SessionOptions::new(SECRET).cookie(CookieOptions {
-        path: "/app".into(),
-        ..Default::default()
-    });
+    let opts = SessionOptions::new(SECRET).cookie(CookieOptions::new().path("/app"));
     let (srv, store) = recorded(opts).await;
     let res = srv.get("/has").await;
     assert_eq!(res.text(), "false");

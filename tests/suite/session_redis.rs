@@ -82,14 +82,8 @@ async fn sessions_are_stored_as_connect_redis_stores_them() {
     // The cookie's maxAge is the TTL; the prefix is configurable.
     let srv = webfw_app(
         &redis,
-        options().cookie(CookieOptions {
-            max_age: Some(Duration::from_secs(600)),
-            ..Default::default()
-        }),
-        RedisStoreOptions {
-            prefix: "app:".into(),
-            ..Default::default()
-        },
+        options().cookie(CookieOptions::new().max_age(Duration::from_secs(600))),
+        RedisStoreOptions::new().prefix("app:"),
     )
     .await;
     let (pair, id) = cookie(&srv.get("/set?user=loki").await);

@@ -41,7 +41,6 @@ pub mod serve_favicon;
 mod server;
 #[cfg(feature = "session")]
 pub mod session;
-#[cfg(feature = "testing")]
 pub mod testing;
 #[cfg(feature = "tower")]
 pub mod tower;

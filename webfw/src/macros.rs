@@ -40,8 +40,8 @@
 /// app.mount(routes);
 ///
 /// // the function is still an ordinary function
-/// let mut req = Request::for_test(http::Method::GET, "/");
-/// let mut res = Response::for_test(&req);
+/// let mut req = webfw::testing::request(http::Method::GET, "/");
+/// let mut res = webfw::testing::response(&req);
 /// assert_eq!(index(&mut req, &mut res).unwrap(), Flow::Done);
 /// ```
 pub use webfw_macros::get;

@@ -7,7 +7,7 @@
 mod body;
 mod range;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, OnceLock};
 
 use http::{HeaderMap, HeaderValue, Method, Uri, Version};
@@ -210,37 +210,10 @@ impl Request {
         }
     }
 
-    /// A request for unit tests of handlers, with no connection behind it.
-    ///
-    /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/a/b?x=1");
-    /// assert_eq!(req.path(), "/a/b");
-    /// assert_eq!(req.query()["x"], "1");
-    /// ```
-    pub fn for_test(method: Method, target: &str) -> Request {
-        let uri: Uri = target.parse().unwrap_or_else(|_| Uri::from_static("/"));
-        let (mut parts, ()) = http::Request::new(()).into_parts();
-        parts.method = method;
-        parts.uri = uri;
-        let app = AppRef::of_new_app();
-        let mut slot = InlineOption::none();
-        Request::new_in(
-            &mut slot,
-            parts,
-            None,
-            RawBody::Empty,
-            SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0),
-            false,
-            app,
-        );
-        slot.take()
-            .unwrap_or_else(|| unreachable!("new_in fills the slot"))
-    }
-
     /// The HTTP method (`req.method`).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let req = webfw::testing::request(http::Method::POST, "/");
     /// assert_eq!(req.method(), "POST");
     /// ```
     pub fn method(&self) -> &Method {
@@ -250,7 +223,7 @@ impl Request {
     /// The HTTP version of the request.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.version(), http::Version::HTTP_11);
     /// ```
     pub fn version(&self) -> Version {
@@ -260,7 +233,7 @@ impl Request {
     /// `req.httpVersion`: `"1.1"`, `"1.0"` or `"2.0"`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.http_version(), "1.1");
     /// ```
     pub fn http_version(&self) -> &'static str {
@@ -278,7 +251,7 @@ impl Request {
     /// `content-type`, `user-agent`, … ; `set-cookie` stays a list).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.headers().is_empty());
     /// ```
     pub fn headers(&self) -> &HeaderMap {
@@ -291,7 +264,7 @@ impl Request {
     /// Mutable access to the request headers.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("x-a", "1".parse().unwrap());
     /// assert_eq!(req.get("X-A"), Some("1"));
     /// ```
@@ -304,7 +277,7 @@ impl Request {
     /// ASCII are returned only if they are valid UTF-8.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("referer", "http://x/".parse().unwrap());
     /// assert_eq!(req.get("Referrer"), Some("http://x/"));
     /// ```
@@ -323,7 +296,7 @@ impl Request {
     /// Alias of [`Request::get`].
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.header("host"), None);
     /// ```
     pub fn header(&self, name: &str) -> Option<&str> {
@@ -333,7 +306,7 @@ impl Request {
     /// The original target as received (`req.originalUrl`).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/a?b=1");
+    /// let req = webfw::testing::request(http::Method::GET, "/a?b=1");
     /// assert_eq!(req.original_url(), "/a?b=1");
     /// ```
     pub fn original_url(&self) -> &str {
@@ -343,7 +316,7 @@ impl Request {
     /// `req.url`: the target with the mount path of the current router stripped.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/a?b=1");
+    /// let req = webfw::testing::request(http::Method::GET, "/a?b=1");
     /// assert_eq!(req.url(), "/a?b=1");
     /// ```
     #[inline]
@@ -354,7 +327,7 @@ impl Request {
     /// Rewrites `req.url` (later routing uses the new value, as in Express).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/old");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/old");
     /// req.set_url("/new");
     /// assert_eq!(req.path(), "/new");
     /// assert_eq!(req.original_url(), "/old");
@@ -399,7 +372,7 @@ impl Request {
     /// `req.path`: the pathname of `req.url`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/a/b?c");
+    /// let req = webfw::testing::request(http::Method::GET, "/a/b?c");
     /// assert_eq!(req.path(), "/a/b");
     /// ```
     #[inline(always)]
@@ -412,7 +385,7 @@ impl Request {
     /// text, not the pattern).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.base_url(), "");
     /// ```
     pub fn base_url(&self) -> &str {
@@ -422,7 +395,7 @@ impl Request {
     /// `req.params`: route parameters, percent-decoded.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.params().is_empty());
     /// ```
     pub fn params(&self) -> &Params {
@@ -432,7 +405,7 @@ impl Request {
     /// Mutable parameters (changes last until the next layer matches, as in Express).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.params_mut().set("id", "7");
     /// assert_eq!(req.param("id"), Some("7"));
     /// ```
@@ -444,7 +417,7 @@ impl Request {
     /// `"0"`, `"1"`, ….
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.params_mut().set("0", "rest");
     /// assert_eq!(req.param("0"), Some("rest"));
     /// ```
@@ -458,7 +431,7 @@ impl Request {
     /// rewritten `req.url` does not change it.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/?a[b]=1&a[c]=2");
+    /// let req = webfw::testing::request(http::Method::GET, "/?a[b]=1&a[c]=2");
     /// assert_eq!(req.query()["a"]["c"], "2");
     /// ```
     pub fn query(&self) -> &Value {
@@ -472,7 +445,7 @@ impl Request {
     /// Replaces `req.query`.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/?a=1");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/?a=1");
     /// req.set_query(serde_json::json!({"b": "2"}));
     /// assert_eq!(req.query()["b"], "2");
     /// ```
@@ -484,7 +457,7 @@ impl Request {
     /// afterwards.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let mut req = webfw::testing::request(http::Method::POST, "/");
     /// assert!(matches!(req.take_body(), webfw::RawBody::Empty));
     /// ```
     pub fn take_body(&mut self) -> RawBody {
@@ -500,7 +473,7 @@ impl Request {
     /// `req.app`: the application whose handler is running (a sub-app inside it).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.app().setting_str("env").is_some(), true);
     /// ```
     pub fn app(&self) -> &AppRef {
@@ -510,7 +483,7 @@ impl Request {
     /// The address of the connection's peer.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.remote_addr().ip().to_string(), "127.0.0.1");
     /// ```
     pub fn remote_addr(&self) -> SocketAddr {
@@ -520,7 +493,7 @@ impl Request {
     /// `req.ip`: the client address, honouring `trust proxy`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.ip(), "127.0.0.1");
     /// ```
     pub fn ip(&self) -> String {
@@ -530,7 +503,7 @@ impl Request {
     /// `req.ips`: the `X-Forwarded-For` chain that `trust proxy` accepts, client first.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.ips().is_empty());
     /// ```
     pub fn ips(&self) -> Vec<String> {
@@ -554,7 +527,7 @@ impl Request {
     /// first `X-Forwarded-Proto` value (case kept).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.protocol(), "http");
     /// ```
     pub fn protocol(&self) -> &str {
@@ -571,7 +544,7 @@ impl Request {
     /// `req.secure`: `req.protocol == "https"`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(!req.secure());
     /// ```
     pub fn secure(&self) -> bool {
@@ -582,7 +555,7 @@ impl Request {
     /// proxy) without the port.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("host", "example.com:3000".parse().unwrap());
     /// assert_eq!(req.hostname(), Some("example.com"));
     /// ```
@@ -622,7 +595,7 @@ impl Request {
     /// `req.subdomains`: host labels right to left, minus `subdomain offset` of them.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("host", "tobi.ferrets.example.com".parse().unwrap());
     /// assert_eq!(req.subdomains(), vec!["ferrets", "tobi"]);
     /// ```
@@ -642,7 +615,7 @@ impl Request {
     /// `req.xhr`: `X-Requested-With` is `XMLHttpRequest` (any case).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(!req.xhr());
     /// ```
     pub fn xhr(&self) -> bool {
@@ -656,7 +629,7 @@ impl Request {
     /// arbitrary properties on `req`; this is where they go).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.set_local("user", serde_json::json!("tobi"));
     /// assert_eq!(req.local("user"), Some(&serde_json::json!("tobi")));
     /// ```
@@ -667,7 +640,7 @@ impl Request {
     /// Sets a per-request value (see [`Request::local`]).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.set_local("n", serde_json::json!(1));
     /// ```
     pub fn set_local(&mut self, key: impl Into<String>, value: Value) {
@@ -677,7 +650,7 @@ impl Request {
     /// All per-request JSON values, mutable.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.locals_mut().insert("a".into(), serde_json::json!([]));
     /// assert!(req.local("a").is_some());
     /// ```
@@ -690,7 +663,7 @@ impl Request {
     /// request asking to upgrade the connection).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.extensions_mut().insert(42u32);
     /// assert_eq!(req.extensions().get::<u32>(), Some(&42));
     /// ```
@@ -701,7 +674,7 @@ impl Request {
     /// Mutable typed per-request values.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.extensions_mut().insert("x");
     /// ```
     pub fn extensions_mut(&mut self) -> &mut http::Extensions {

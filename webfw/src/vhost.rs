@@ -197,7 +197,7 @@ impl Vhost {
     /// `req.vhost.host`: the `Host` header, port included.
     ///
     /// ```
-    /// # let v = webfw::vhost::Vhost::for_test("a.example.com:80", &["a"]);
+    /// # let v = webfw::testing::vhost("a.example.com:80", &["a"]);
     /// assert_eq!(v.host(), "a.example.com:80");
     /// ```
     pub fn host(&self) -> &str {
@@ -207,7 +207,7 @@ impl Vhost {
     /// `req.vhost.hostname`: the host without its port.
     ///
     /// ```
-    /// # let v = webfw::vhost::Vhost::for_test("a.example.com:80", &["a"]);
+    /// # let v = webfw::testing::vhost("a.example.com:80", &["a"]);
     /// assert_eq!(v.hostname(), "a.example.com");
     /// ```
     pub fn hostname(&self) -> &str {
@@ -217,7 +217,7 @@ impl Vhost {
     /// `req.vhost.length`: how many wildcards or groups the pattern has.
     ///
     /// ```
-    /// # let v = webfw::vhost::Vhost::for_test("a.example.com", &["a"]);
+    /// # let v = webfw::testing::vhost("a.example.com", &["a"]);
     /// assert_eq!(v.len(), 1);
     /// ```
     pub fn len(&self) -> usize {
@@ -227,7 +227,7 @@ impl Vhost {
     /// Whether the pattern has no wildcard or group.
     ///
     /// ```
-    /// # let v = webfw::vhost::Vhost::for_test("a.example.com", &["a"]);
+    /// # let v = webfw::testing::vhost("a.example.com", &["a"]);
     /// assert!(!v.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -238,7 +238,7 @@ impl Vhost {
     /// past the end or for a group that took no part).
     ///
     /// ```
-    /// # let v = webfw::vhost::Vhost::for_test("a.example.com", &["a"]);
+    /// # let v = webfw::testing::vhost("a.example.com", &["a"]);
     /// assert_eq!(v.get(0), Some("a"));
     /// assert_eq!(v.get(1), None);
     /// ```
@@ -249,20 +249,15 @@ impl Vhost {
     /// Every capture in order.
     ///
     /// ```
-    /// # let v = webfw::vhost::Vhost::for_test("a.example.com", &["a"]);
+    /// # let v = webfw::testing::vhost("a.example.com", &["a"]);
     /// assert_eq!(v.captures(), &[Some("a".to_owned())]);
     /// ```
     pub fn captures(&self) -> &[Option<String>] {
         &self.captures
     }
 
-    /// A value as a match of `host` would give, for tests.
-    ///
-    /// ```
-    /// let v = webfw::vhost::Vhost::for_test("x.example.com:8080", &["x"]);
-    /// assert_eq!(v.hostname(), "x.example.com");
-    /// ```
-    pub fn for_test(host: &str, captures: &[&str]) -> Vhost {
+    /// A value as a match of `host` would give ([`crate::testing::vhost`]).
+    pub(crate) fn of(host: &str, captures: &[&str]) -> Vhost {
         Vhost {
             host: host.to_owned(),
             hostname: hostname_of(host).to_owned(),
@@ -275,7 +270,7 @@ impl Request {
     /// `req.vhost`: set by a matching [`vhost`] for its handler.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.vhost().is_none());
     /// ```
     pub fn vhost(&self) -> Option<&Vhost> {
@@ -305,10 +300,7 @@ pub fn vhost<M>(hostname: impl Into<Hostname>, handler: impl IntoMiddleware<M>) 
     };
     // A router of one layer: the matcher leaves it (`next('router')`) for
     // another host, so the handler sits where vhost's closure calls it.
-    let mut wrap = Router::with_options(RouterOptions {
-        merge_params: true,
-        ..RouterOptions::default()
-    });
+    let mut wrap = Router::with_options(RouterOptions::new().merge_params(true));
     wrap.use_((matcher, handler.into_middleware()));
     wrap.into_middleware()
 }

@@ -59,7 +59,7 @@ impl AppRef {
     }
 
     /// What a new app frozen as it is gives: the app of a request made
-    /// outside any app ([`Request::for_test`](crate::Request::for_test)).
+    /// outside any app ([`testing::request`](crate::testing::request)).
     pub(crate) fn of_new_app() -> AppRef {
         let ctx = Parent::root(&Settings::new(), Default::default(), Default::default());
         AppRef::new(ctx, Map::new(), Value::from("/"))

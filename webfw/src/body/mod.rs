@@ -239,7 +239,7 @@ impl Request {
     /// ([`Body::Undefined`] when none ran).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let mut req = webfw::testing::request(http::Method::POST, "/");
     /// assert!(req.body().is_undefined());
     /// req.set_body(webfw::body::Body::Text("x".into()));
     /// assert_eq!(req.body().as_str(), Some("x"));
@@ -253,7 +253,7 @@ impl Request {
     /// Sets `req.body`.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let mut req = webfw::testing::request(http::Method::POST, "/");
     /// req.set_body(webfw::body::Body::Value(serde_json::json!({"a": 1})));
     /// ```
     pub fn set_body(&mut self, body: Body) {

@@ -272,7 +272,7 @@ mod tests {
 
     #[test]
     fn no_transform_is_a_whole_directive_in_any_case() {
-        let req = Request::for_test(Method::GET, "/");
+        let req = crate::testing::request(Method::GET, "/");
         for (value, expected) in [
             ("no-transform", true),
             ("public, No-Transform", true),
@@ -282,7 +282,7 @@ mod tests {
             ("public", false),
             ("", false),
         ] {
-            let mut res = Response::for_test(&req);
+            let mut res = crate::testing::response(&req);
             res.set("Cache-Control", value);
             assert_eq!(no_transform(&res), expected, "{value:?}");
         }

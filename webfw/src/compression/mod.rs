@@ -85,8 +85,8 @@ pub fn compression(options: impl Into<CompressionOptions>) -> Compression {
 ///
 /// ```
 /// use webfw::compression::should_compress;
-/// let req = webfw::Request::for_test(http::Method::GET, "/");
-/// let mut res = webfw::Response::for_test(&req);
+/// let req = webfw::testing::request(http::Method::GET, "/");
+/// let mut res = webfw::testing::response(&req);
 /// res.type_("json");
 /// assert!(should_compress(&req, &res));
 /// res.type_("png");

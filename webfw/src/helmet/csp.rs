@@ -519,8 +519,8 @@ mod tests {
             ],
         );
         let policy = csp.compile().unwrap().1;
-        let req = Request::for_test(http::Method::GET, "/");
-        let res = Response::for_test(&req);
+        let req = crate::testing::request(http::Method::GET, "/");
+        let res = crate::testing::response(&req);
         assert_eq!(
             policy.value(&req, &res).unwrap(),
             "default-src 'self' 'nonce-abc'"

@@ -336,8 +336,8 @@ struct DevFormats {
 /// use webfw::logger::{self, Tokens};
 ///
 /// let tiny = logger::compile(":method :url :status").unwrap();
-/// let req = webfw::Request::for_test(http::Method::GET, "/a?b=1");
-/// let mut res = webfw::Response::for_test(&req);
+/// let req = webfw::testing::request(http::Method::GET, "/a?b=1");
+/// let mut res = webfw::testing::response(&req);
 /// assert_eq!(tiny.call(&Tokens::new(), &req, &res).as_deref(), Some("GET /a?b=1 -"));
 /// res.send("ok").unwrap();
 /// assert_eq!(tiny.call(&Tokens::new(), &req, &res).as_deref(), Some("GET /a?b=1 200"));
@@ -394,8 +394,8 @@ impl Format {
     /// ```
     /// use webfw::logger::{compile, Tokens};
     /// let f = compile(":method :res[x-id]").unwrap();
-    /// let req = webfw::Request::for_test(http::Method::PUT, "/");
-    /// let res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::PUT, "/");
+    /// let res = webfw::testing::response(&req);
     /// assert_eq!(f.call(&Tokens::new(), &req, &res).unwrap(), "PUT -");
     /// ```
     pub fn call(&self, tokens: &Tokens, req: &Request, res: &Response) -> Option<String> {
@@ -577,8 +577,8 @@ pub fn resolve_with(s: &str, local: &[(&str, TokenFn)]) -> Result<Format, Format
 ///
 /// ```
 /// use webfw::logger::Tokens;
-/// let req = webfw::Request::for_test(http::Method::GET, "/x");
-/// let res = webfw::Response::for_test(&req);
+/// let req = webfw::testing::request(http::Method::GET, "/x");
+/// let res = webfw::testing::response(&req);
 /// let tokens = Tokens::new();
 /// assert_eq!(tokens.get("url", &req, &res, None).as_deref(), Some("/x"));
 /// assert_eq!(tokens.get("status", &req, &res, None), None); // head not sent
@@ -614,9 +614,9 @@ impl Tokens {
     ///
     /// ```
     /// use webfw::logger::Tokens;
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("x-id", "a\"b".parse().unwrap());
-    /// let res = webfw::Response::for_test(&req);
+    /// let res = webfw::testing::response(&req);
     /// let v = Tokens::new().get("req", &req, &res, Some("X-Id"));
     /// assert_eq!(v.as_deref(), Some("a\\\"b"));
     /// ```
@@ -642,8 +642,8 @@ mod tests {
     use super::*;
 
     fn req_res(target: &str) -> (Request, Response) {
-        let req = Request::for_test(http::Method::GET, target);
-        let res = Response::for_test(&req);
+        let req = crate::testing::request(http::Method::GET, target);
+        let res = crate::testing::response(&req);
         (req, res)
     }
 

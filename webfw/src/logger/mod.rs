@@ -134,8 +134,8 @@ pub use webfw_macros::logger;
 /// }
 ///
 /// // Still a function:
-/// let req = Request::for_test(http::Method::GET, "/");
-/// let res = Response::for_test(&req);
+/// let req = webfw::testing::request(http::Method::GET, "/");
+/// let res = webfw::testing::response(&req);
 /// assert_eq!(req_id(&req, &res, None), None);
 /// // Usable by `logger!` and, once registered, at run time:
 /// let _ = webfw::logger!(":req-id :url", tokens = [req_id]);
@@ -320,8 +320,8 @@ pub fn logger<M>(format: impl IntoFormat<M>, options: impl Into<LoggerOptions>) 
 /// use webfw::logger::{compile, token, Tokens};
 /// token("trace", |req, _res, _arg| Some(req.get("x-trace").unwrap_or("no-trace").to_owned()));
 /// let f = compile(":method :trace").unwrap();
-/// let req = webfw::Request::for_test(http::Method::GET, "/");
-/// let res = webfw::Response::for_test(&req);
+/// let req = webfw::testing::request(http::Method::GET, "/");
+/// let res = webfw::testing::response(&req);
 /// assert_eq!(f.call(&Tokens::new(), &req, &res).unwrap(), "GET no-trace");
 /// ```
 pub fn token(
@@ -763,8 +763,8 @@ mod tests {
     #[test]
     fn a_timed_logger_times_only_a_head_sent_after_it_saw_the_request() {
         let (first, second) = (Buf::default(), Buf::default());
-        let mut req = Request::for_test(http::Method::GET, "/");
-        let mut res = Response::for_test(&req);
+        let mut req = crate::testing::request(http::Method::GET, "/");
+        let mut res = crate::testing::response(&req);
         timed_logger(&first).start(&mut req, &mut res);
         res.send("ok").unwrap();
         // Registered once the head had left: no response time of its own.

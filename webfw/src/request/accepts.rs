@@ -17,7 +17,7 @@ impl Request {
     /// accepts, see [`Request::accepted_types`].
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("accept", "text/html;q=0.5, application/json".parse().unwrap());
     /// assert_eq!(req.accepts(&["html", "json"]), Some("json"));
     /// assert_eq!(req.accepts(&["image/png"]), None);
@@ -31,7 +31,7 @@ impl Request {
     /// header with q > 0, best first (`["*/*"]` when there is no header).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("accept", "text/html, */*;q=0.8".parse().unwrap());
     /// assert_eq!(req.accepted_types(), ["text/html", "*/*"]);
     /// ```
@@ -43,7 +43,7 @@ impl Request {
     /// `Accept-Charset`, or `None`. No header accepts any charset.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("accept-charset", "iso-8859-1, utf-8;q=0.5".parse().unwrap());
     /// assert_eq!(req.accepts_charsets(&["utf-8", "iso-8859-1"]), Some("iso-8859-1"));
     /// ```
@@ -56,7 +56,7 @@ impl Request {
     /// `req.acceptsCharsets()` with no argument: every charset accepted, best first.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.accepted_charsets(), ["*"]);
     /// ```
     pub fn accepted_charsets(&self) -> Vec<String> {
@@ -69,7 +69,7 @@ impl Request {
     /// `identity` only.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("accept-encoding", "gzip;q=0.5, br".parse().unwrap());
     /// assert_eq!(req.accepts_encodings(&["gzip", "br"]), Some("br"));
     /// assert_eq!(req.accepts_encodings(&["deflate", "identity"]), Some("identity"));
@@ -84,7 +84,7 @@ impl Request {
     /// best first, `identity` included unless refused.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.accepted_encodings(), ["identity"]);
     /// ```
     pub fn accepted_encodings(&self) -> Vec<String> {
@@ -96,7 +96,7 @@ impl Request {
     /// and `en-US` in the header accepts `en`.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("accept-language", "fr-CH, fr;q=0.9, en;q=0.8".parse().unwrap());
     /// assert_eq!(req.accepts_languages(&["en", "fr"]), Some("fr"));
     /// ```
@@ -110,7 +110,7 @@ impl Request {
     /// header with q > 0, best first (`["*"]` when there is no header).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("accept-language", "de;q=0.7, en-US".parse().unwrap());
     /// assert_eq!(req.accepted_languages(), ["en-US", "de"]);
     /// ```

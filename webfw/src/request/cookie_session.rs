@@ -40,7 +40,7 @@ impl Request {
     /// middleware ran.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.try_cookie_session().is_none());
     /// ```
     pub fn try_cookie_session(&self) -> Option<&CookieSession> {

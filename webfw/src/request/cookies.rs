@@ -22,7 +22,7 @@ impl Request {
     /// as strings (empty without [`crate::cookie_parser`]).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.cookies().is_empty());
     /// ```
     pub fn cookies(&self) -> &Map<String, Value> {
@@ -37,7 +37,7 @@ impl Request {
     /// none made is `false`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.signed_cookies().is_empty());
     /// ```
     pub fn signed_cookies(&self) -> &Map<String, Value> {
@@ -50,7 +50,7 @@ impl Request {
     /// `req.cookies[name]` when it is a string.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.cookie("sid"), None);
     /// ```
     pub fn cookie(&self, name: &str) -> Option<&str> {
@@ -61,7 +61,7 @@ impl Request {
     /// its signature is valid.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.signed_cookie("user"), None);
     /// ```
     pub fn signed_cookie(&self, name: &str) -> Option<&str> {
@@ -74,7 +74,7 @@ impl Request {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Cart { items: Vec<u32> }
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.cookie_as::<Cart>("cart").is_none());
     /// ```
     pub fn cookie_as<T: DeserializeOwned>(&self, name: &str) -> Option<T> {
@@ -84,7 +84,7 @@ impl Request {
     /// A signed cookie with a valid signature decoded into `T`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.signed_cookie_as::<u32>("visits").is_none());
     /// ```
     pub fn signed_cookie_as<T: DeserializeOwned>(&self, name: &str) -> Option<T> {
@@ -98,7 +98,7 @@ impl Request {
     /// `req.secret`: the first secret given to [`crate::cookie_parser`].
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.secret(), None);
     /// ```
     pub fn secret(&self) -> Option<&str> {

@@ -14,7 +14,7 @@ impl Request {
     /// [`Request::has_body`]).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let mut req = webfw::testing::request(http::Method::POST, "/");
     /// req.headers_mut().insert("content-type", "application/json; charset=utf-8".parse().unwrap());
     /// req.headers_mut().insert("content-length", "2".parse().unwrap());
     /// assert_eq!(req.is(&["html", "json"]).as_deref(), Some("json"));
@@ -37,7 +37,7 @@ impl Request {
     /// Body parsers skip requests without one.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let mut req = webfw::testing::request(http::Method::POST, "/");
     /// assert!(!req.has_body());
     /// req.headers_mut().insert("content-length", "0".parse().unwrap());
     /// assert!(req.has_body());

@@ -8,7 +8,7 @@ impl Request {
     /// stored, if one came.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let req = webfw::testing::request(http::Method::POST, "/");
     /// assert!(req.file().is_none());
     /// ```
     pub fn file(&self) -> Option<&File> {
@@ -23,7 +23,7 @@ impl Request {
     /// when no such middleware read the request.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let req = webfw::testing::request(http::Method::POST, "/");
     /// assert!(req.files().is_none());
     /// ```
     pub fn files(&self) -> Option<&Files> {

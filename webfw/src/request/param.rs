@@ -14,7 +14,7 @@ impl Request {
     ///
     /// ```
     /// use serde_json::json;
-    /// let req = webfw::Request::for_test(http::Method::GET, "/?page=2");
+    /// let req = webfw::testing::request(http::Method::GET, "/?page=2");
     /// assert_eq!(req.param_or("page", "1"), json!("2"));
     /// assert_eq!(req.param_or("size", 20), json!(20));
     /// ```

@@ -11,7 +11,7 @@ impl Request {
     ///
     /// ```
     /// use webfw::{ByteRange, ParsedRange};
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// assert_eq!(req.range(1000, false), None);
     /// req.headers_mut().insert("range", "bytes=0-99".parse().unwrap());
     /// assert_eq!(req.range(1000, false), Some(ParsedRange::Ranges {

@@ -16,7 +16,7 @@ impl Request {
     ///         None => res.send("not limited"),
     ///     }
     /// }
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.rate_limit().is_none());
     /// ```
     pub fn rate_limit(&self) -> Option<&RateLimitInfo> {

@@ -48,7 +48,7 @@ impl Request {
     /// here it is always the method the request arrived with).
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::POST, "/");
+    /// let mut req = webfw::testing::request(http::Method::POST, "/");
     /// req.set_method(http::Method::PUT);
     /// req.set_method(http::Method::PATCH);
     /// assert_eq!(req.method(), "PATCH");

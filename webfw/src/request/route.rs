@@ -61,7 +61,7 @@ impl Request {
     /// `req.route`: the route being dispatched, if any.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.route().is_none());
     /// ```
     pub fn route(&self) -> Option<&RouteInfo> {

@@ -35,7 +35,7 @@ impl Request {
     /// cookie path does not cover this request).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(req.try_session().is_none());
     /// ```
     pub fn try_session(&self) -> Option<&Session> {

@@ -59,10 +59,10 @@ impl Request {
     /// #[derive(Deserialize)]
     /// struct Paging { #[serde(default)] page: u32, per_page: Option<u32> }
     ///
-    /// let req = webfw::Request::for_test(http::Method::GET, "/todos?page=2");
+    /// let req = webfw::testing::request(http::Method::GET, "/todos?page=2");
     /// let p: Paging = req.query_as().unwrap();
     /// assert_eq!((p.page, p.per_page), (2, None));
-    /// let req = webfw::Request::for_test(http::Method::GET, "/todos?page=two");
+    /// let req = webfw::testing::request(http::Method::GET, "/todos?page=two");
     /// let err = req.query_as::<Paging>().err().unwrap();
     /// assert_eq!(err.status(), 400);
     /// assert!(err.message().contains("page"));
@@ -77,7 +77,7 @@ impl Request {
     /// [`Request::query_as`]; fails with a 400 error naming the parameter.
     ///
     /// ```
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/todos/7");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/todos/7");
     /// req.params_mut().set("id", "7");
     /// let id: u64 = req.params_as().unwrap();
     /// assert_eq!(id, 7);

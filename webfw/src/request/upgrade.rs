@@ -9,7 +9,7 @@ impl Request {
     /// HTTP/1.1, not yet upgraded. HTTP/2 requests never can.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let req = webfw::testing::request(http::Method::GET, "/");
     /// assert!(!req.wants_upgrade("websocket"));
     /// ```
     pub fn wants_upgrade(&self, protocol: &str) -> bool {

@@ -13,8 +13,8 @@ impl Response {
     /// its extension. Latin-1 characters go out as single bytes, like Node.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.attachment("logs/report.pdf");
     /// assert_eq!(res.get("content-disposition"), Some(r#"attachment; filename="report.pdf""#));
     /// assert_eq!(res.get("content-type"), Some("application/pdf"));

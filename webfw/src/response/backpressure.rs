@@ -54,8 +54,8 @@ impl Response {
     /// turns true; `write` fails from then on.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.write("tick\n").unwrap();
     /// assert!(!res.closed());
     /// ```
@@ -68,8 +68,8 @@ impl Response {
     /// `res.writableNeedDrain`, or `write()` returning `false`).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.write("small").unwrap();
     /// assert!(!res.needs_drain());
     /// ```
@@ -109,12 +109,10 @@ impl Response {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn writes_ask_for_a_drain_past_the_high_water_mark_and_fail_past_the_bound() {
-        let req = crate::Request::for_test(http::Method::GET, "/");
-        let mut res = Response::for_test(&req);
+        let req = crate::testing::request(http::Method::GET, "/");
+        let mut res = crate::testing::response(&req);
         res.write(vec![0u8; 1000]).unwrap();
         assert!(!res.needs_drain());
         res.write(vec![0u8; crate::response::outbox::HIGH_WATER])

@@ -26,6 +26,7 @@ type EncodeFn = Arc<dyn Fn(&str) -> String + Send + Sync>;
 /// assert!(opts.signed && opts.http_only);
 /// ```
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub struct CookieOptions {
     /// `Domain`; by default the cookie belongs to the host that set it.
     pub domain: Option<String>,
@@ -253,8 +254,8 @@ impl Response {
     /// cookie on path `/`. See [`Response::cookie_with`].
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.cookie("name", "tobi").unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("name=tobi; Path=/"));
     /// ```
@@ -276,8 +277,8 @@ impl Response {
     /// ```
     /// use std::time::Duration;
     /// use webfw::CookieOptions;
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.cookie_with("sid", "a b", &CookieOptions::new().path("/admin").http_only()).unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("sid=a%20b; Path=/admin; HttpOnly"));
     /// assert!(res.cookie("bad name", "v").is_err());
@@ -340,8 +341,8 @@ impl Response {
     /// `res.clearCookie(name)`: expires the cookie on path `/`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.clear_cookie("sid").unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("sid=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
     /// ```
@@ -357,8 +358,8 @@ impl Response {
     ///
     /// ```
     /// use webfw::CookieOptions;
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.clear_cookie_with("p", &CookieOptions::new().path("/admin")).unwrap();
     /// assert_eq!(res.get("set-cookie"), Some("p=; Path=/admin; Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
     /// ```

@@ -138,9 +138,9 @@ impl Response {
     ///
     /// ```
     /// use webfw::Format;
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("accept", "application/json".parse().unwrap());
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let mut res = webfw::testing::response(&req);
     /// res.format(
     ///     Format::new()
     ///         .on("text/plain", |res| res.send("hey"))
@@ -153,7 +153,7 @@ impl Response {
     /// assert!(res.headers_sent());
     ///
     /// req.headers_mut().insert("accept", "image/png".parse().unwrap());
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let mut res = webfw::testing::response(&req);
     /// let err = res.format(Format::new().on("html", |res| res.send("<p>hey</p>"))).unwrap_err();
     /// assert_eq!(err.status(), 406);
     /// ```
@@ -225,9 +225,9 @@ impl Response {
 ///
 /// ```
 /// use webfw::{Format, NotAcceptable};
-/// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+/// let mut req = webfw::testing::request(http::Method::GET, "/");
 /// req.headers_mut().insert("accept", "image/png".parse().unwrap());
-/// let mut res = webfw::Response::for_test(&req);
+/// let mut res = webfw::testing::response(&req);
 /// let err = res.format(Format::new().on("json", |res| res.send("{}"))).unwrap_err();
 /// let cause = err.source().and_then(|s| s.downcast_ref::<NotAcceptable>()).unwrap();
 /// assert_eq!(cause.types, ["application/json"]);

@@ -11,8 +11,8 @@ impl Request {
     /// 304 status can be fresh.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let res = webfw::testing::response(&req);
     /// assert!(!req.fresh(&res));
     /// ```
     pub fn fresh(&self, res: &Response) -> bool {
@@ -22,8 +22,8 @@ impl Request {
     /// `req.stale`: `!req.fresh`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let res = webfw::testing::response(&req);
     /// assert!(req.stale(&res));
     /// ```
     pub fn stale(&self, res: &Response) -> bool {

@@ -28,8 +28,8 @@ impl Response {
     /// request is passed because the callback comes from its query.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/?callback=show");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/?callback=show");
+    /// let mut res = webfw::testing::response(&req);
     /// // Sends `/**/ typeof show === 'function' && show({"user":"tobi"});`
     /// res.jsonp(&req, &serde_json::json!({ "user": "tobi" })).unwrap();
     /// assert!(res.headers_sent());

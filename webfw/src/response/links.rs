@@ -7,8 +7,8 @@ impl Response {
     /// the `Link` header, comma-separated, after any value it had.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.links([("next", "/users?page=2"), ("last", "/users?page=5")]);
     /// res.links([("prev", "/users?page=1")]);
     /// assert_eq!(

@@ -236,24 +236,12 @@ impl Response {
         res
     }
 
-    /// A response for unit tests of handlers, paired with `req`.
-    ///
-    /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
-    /// res.send("hi").unwrap();
-    /// assert!(res.headers_sent());
-    /// ```
-    pub fn for_test(req: &Request) -> Response {
-        Response::new(req, Arc::default())
-    }
-
     /// `res.status(code)`: sets the status code; chainable. Codes outside
     /// 100–999 fail when the head is sent.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.status(404);
     /// assert_eq!(res.status_code(), 404);
     /// ```
@@ -265,8 +253,8 @@ impl Response {
     /// `res.statusCode`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// assert_eq!(webfw::Response::for_test(&req).status_code(), 200);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// assert_eq!(webfw::testing::response(&req).status_code(), 200);
     /// ```
     pub fn status_code(&self) -> u16 {
         self.status
@@ -275,8 +263,8 @@ impl Response {
     /// `res.headersSent`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// assert!(!webfw::Response::for_test(&req).headers_sent());
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// assert!(!webfw::testing::response(&req).headers_sent());
     /// ```
     pub fn headers_sent(&self) -> bool {
         self.headers_sent
@@ -285,8 +273,8 @@ impl Response {
     /// True once the whole response has been handed over (`res.writableEnded`).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.end().unwrap();
     /// assert!(res.finished());
     /// ```
@@ -299,8 +287,8 @@ impl Response {
     /// charset, as in Express.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.set("Content-Type", "text/html");
     /// assert_eq!(res.get("content-type"), Some("text/html; charset=utf-8"));
     /// ```
@@ -320,8 +308,8 @@ impl Response {
     /// `res.set(field, [values…])`: one header line per value.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.set_all("X-Three", ["a", "b"]);
     /// assert_eq!(res.get_all("x-three"), vec!["a", "b"]);
     /// ```
@@ -348,8 +336,8 @@ impl Response {
     /// `res.set({…})`: several headers at once.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.set_many([("X-One", "1"), ("X-Two", "2")]);
     /// assert_eq!(res.get("x-two"), Some("2"));
     /// ```
@@ -368,8 +356,8 @@ impl Response {
     /// Alias of [`Response::set`].
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.header("X-A", "1");
     /// ```
     pub fn header(&mut self, field: &str, value: impl AsRef<str>) -> &mut Self {
@@ -379,8 +367,8 @@ impl Response {
     /// `res.append(field, value)`: adds a header line, keeping earlier ones.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.append("X-Multi", "one").append("X-Multi", "two");
     /// assert_eq!(res.get_all("x-multi"), vec!["one", "two"]);
     /// ```
@@ -400,8 +388,8 @@ impl Response {
     /// [`Response::on_finish`] are pending).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.set("X-A", "a");
     /// assert_eq!(res.get("x-a"), Some("a"));
     /// ```
@@ -412,8 +400,8 @@ impl Response {
     /// Every value of a response header, in order.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let res = webfw::testing::response(&req);
     /// assert!(res.get_all("x-none").is_empty());
     /// ```
     pub fn get_all(&self, field: &str) -> Vec<&str> {
@@ -427,8 +415,8 @@ impl Response {
     /// `res.removeHeader(field)`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.set("X-A", "1").remove_header("x-a");
     /// assert_eq!(res.get("x-a"), None);
     /// ```
@@ -442,8 +430,8 @@ impl Response {
     /// All response headers.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// assert!(webfw::Response::for_test(&req).headers().is_empty());
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// assert!(webfw::testing::response(&req).headers().is_empty());
     /// ```
     pub fn headers(&self) -> &HeaderMap {
         self.map()
@@ -452,8 +440,8 @@ impl Response {
     /// Mutable response headers (no Express charset rules applied).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.headers_mut().insert("x-raw", http::HeaderValue::from_static("1"));
     /// ```
     pub fn headers_mut(&mut self) -> &mut HeaderMap {
@@ -493,8 +481,8 @@ impl Response {
     /// given, else a file extension looked up in the MIME table.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.type_("json");
     /// assert_eq!(res.get("content-type"), Some("application/json; charset=utf-8"));
     /// ```
@@ -538,8 +526,8 @@ impl Response {
     /// Alias of [`Response::type_`].
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.content_type("text/plain");
     /// ```
     pub fn content_type(&mut self, t: &str) -> &mut Self {
@@ -549,8 +537,8 @@ impl Response {
     /// `res.vary(field)`: adds the field to `Vary` unless present.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.vary("Accept").vary("accept");
     /// assert_eq!(res.get("vary"), Some("Accept"));
     /// ```
@@ -569,8 +557,8 @@ impl Response {
     /// `res.locals`: values for this request's templates and later handlers.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.locals_mut().insert("title".into(), serde_json::json!("Home"));
     /// assert_eq!(res.locals()["title"], "Home");
     /// ```
@@ -585,8 +573,8 @@ impl Response {
     /// Mutable `res.locals`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.locals_mut().insert("n".into(), serde_json::json!(1));
     /// ```
     pub fn locals_mut(&mut self) -> &mut Map<String, Value> {
@@ -596,8 +584,8 @@ impl Response {
     /// `res.app`: the application handling the request.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let res = webfw::testing::response(&req);
     /// assert!(res.app().enabled("x-powered-by"));
     /// ```
     pub fn app(&self) -> &AppRef {
@@ -608,8 +596,8 @@ impl Response {
     /// (the `on-headers` module in Node).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.on_headers(|res| { res.set("X-Late", "1"); });
     /// ```
     pub fn on_headers(&mut self, hook: impl FnOnce(&mut Response) + Send + 'static) {
@@ -621,8 +609,8 @@ impl Response {
     /// response passed in still has its headers.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.on_finish(|req, res| eprintln!("{} {}", req.method(), res.status_code()));
     /// ```
     pub fn on_finish(&mut self, hook: impl FnOnce(&Request, &Response) + Send + 'static) {
@@ -946,8 +934,8 @@ mod tests {
     }
 
     fn response() -> (Request, Response, Arc<Mutex<Vec<String>>>) {
-        let req = Request::for_test(Method::GET, "/");
-        let res = Response::for_test(&req);
+        let req = crate::testing::request(Method::GET, "/");
+        let res = crate::testing::response(&req);
         (req, res, Arc::default())
     }
 

@@ -98,8 +98,8 @@ impl From<()> for SendBody<'_> {
 /// fn send_it(res: &mut webfw::Response, body: impl webfw::JsonBody) -> webfw::Result {
 ///     res.json(body)
 /// }
-/// let req = webfw::Request::for_test(http::Method::GET, "/");
-/// let mut res = webfw::Response::for_test(&req);
+/// let req = webfw::testing::request(http::Method::GET, "/");
+/// let mut res = webfw::testing::response(&req);
 /// send_it(&mut res, [1, 2]).unwrap();
 /// ```
 pub trait JsonBody: Serialize {
@@ -149,8 +149,8 @@ impl Response {
     /// the body for HEAD, 204 and 304.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.send("hello").unwrap();
     /// ```
     #[inline]
@@ -289,10 +289,10 @@ impl Response {
     /// ```
     /// #[derive(serde::Serialize)]
     /// struct Todo { id: u32 }
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.json(serde_json::json!({ "ok": true })).unwrap();
-    /// # let mut res = webfw::Response::for_test(&req);
+    /// # let mut res = webfw::testing::response(&req);
     /// let todos = vec![Todo { id: 1 }];
     /// res.json(&todos).unwrap();
     /// ```
@@ -317,8 +317,8 @@ impl Response {
     /// (the number itself for unknown codes).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.send_status(404).unwrap();
     /// assert_eq!(res.status_code(), 404);
     /// ```
@@ -334,8 +334,8 @@ impl Response {
     /// a body was already being streamed).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.status(204).end().unwrap();
     /// ```
     pub fn end(&mut self) -> Result {
@@ -346,8 +346,8 @@ impl Response {
     /// ETag is added.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.end_with("raw end").unwrap();
     /// ```
     pub fn end_with(&mut self, data: impl Into<Bytes>) -> Result {
@@ -393,8 +393,8 @@ impl Response {
     /// waiting, so no handler can buffer without bound.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.write("a").unwrap();
     /// res.end_with("b").unwrap();
     /// ```
@@ -417,14 +417,14 @@ impl Response {
     /// deprecation warning on standard error.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.location("/a b");
     /// assert_eq!(res.get("location"), Some("/a%20b"));
     ///
-    /// let mut req = webfw::Request::for_test(http::Method::GET, "/");
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
     /// req.headers_mut().insert("referer", "/from?q=1".parse().unwrap());
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let mut res = webfw::testing::response(&req);
     /// res.location("back");
     /// assert_eq!(res.get("location"), Some("/from?q=1"));
     /// ```
@@ -450,8 +450,8 @@ impl Response {
     /// (text by default).
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.redirect("/login").unwrap();
     /// assert_eq!(res.status_code(), 302);
     /// ```
@@ -463,8 +463,8 @@ impl Response {
     /// `res.redirect(status, url)`.
     ///
     /// ```
-    /// let req = webfw::Request::for_test(http::Method::GET, "/");
-    /// let mut res = webfw::Response::for_test(&req);
+    /// let req = webfw::testing::request(http::Method::GET, "/");
+    /// let mut res = webfw::testing::response(&req);
     /// res.redirect_with(301, "/moved").unwrap();
     /// ```
     #[track_caller]
@@ -526,13 +526,13 @@ fn is_canonical_utf8(ct: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_canonical_utf8;
-    use crate::{Request, Response};
+    use crate::Response;
 
     /// A response whose headers stay readable after `send` (a finish hook
     /// keeps them).
     fn response() -> Response {
-        let req = Request::for_test(http::Method::GET, "/");
-        let mut res = Response::for_test(&req);
+        let req = crate::testing::request(http::Method::GET, "/");
+        let mut res = crate::testing::response(&req);
         res.on_finish(|_, _| {});
         res
     }

@@ -16,8 +16,8 @@ use super::SendBody;
 /// use webfw::Json;
 /// #[derive(serde::Serialize)]
 /// struct Todo { id: u32, title: String }
-/// let req = webfw::Request::for_test(http::Method::GET, "/");
-/// let mut res = webfw::Response::for_test(&req);
+/// let req = webfw::testing::request(http::Method::GET, "/");
+/// let mut res = webfw::testing::response(&req);
 /// res.send(Json(&Todo { id: 1, title: "milk".into() })).unwrap();
 /// ```
 #[derive(Clone, Copy, Debug)]

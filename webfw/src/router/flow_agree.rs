@@ -221,9 +221,9 @@ fn block_on<F: Future>(fut: F) -> F::Output {
 /// What a request to `app` did: the handlers it passed, status and body.
 fn serve(app: &ServedApp, method: Method, target: &str) -> (Vec<&'static str>, u16, Vec<u8>) {
     TRAIL.with(|t| t.borrow_mut().clear());
-    let mut req = Request::for_test(method, target);
+    let mut req = crate::testing::request(method, target);
     req.app = app.app().clone();
-    let mut res = Response::for_test(&req);
+    let mut res = crate::testing::response(&req);
     res.outbox.hold();
     if let Some(resume) = app.handle_root_now(&mut req, &mut res) {
         block_on(app.resume_root(&mut req, &mut res, resume));

@@ -33,12 +33,10 @@ use crate::handler::{
 /// Options of [`Router::with_options`] (`express.Router(options)`).
 ///
 /// ```
-/// let router = webfw::Router::with_options(webfw::RouterOptions {
-///     merge_params: true,
-///     ..Default::default()
-/// });
+/// let router = webfw::Router::with_options(webfw::RouterOptions::new().merge_params(true));
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct RouterOptions {
     /// `caseSensitive`: `/Foo` and `/foo` differ.
     pub case_sensitive: bool,
@@ -46,6 +44,48 @@ pub struct RouterOptions {
     pub strict: bool,
     /// `mergeParams`: keep the parent router's `req.params`.
     pub merge_params: bool,
+}
+
+impl RouterOptions {
+    /// Express's defaults: case-insensitive, not strict, own params only.
+    ///
+    /// ```
+    /// let o = webfw::RouterOptions::new();
+    /// assert!(!o.case_sensitive && !o.strict && !o.merge_params);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `caseSensitive`.
+    ///
+    /// ```
+    /// assert!(webfw::RouterOptions::new().case_sensitive(true).case_sensitive);
+    /// ```
+    pub fn case_sensitive(mut self, on: bool) -> Self {
+        self.case_sensitive = on;
+        self
+    }
+
+    /// `strict`.
+    ///
+    /// ```
+    /// assert!(webfw::RouterOptions::new().strict(true).strict);
+    /// ```
+    pub fn strict(mut self, on: bool) -> Self {
+        self.strict = on;
+        self
+    }
+
+    /// `mergeParams`.
+    ///
+    /// ```
+    /// assert!(webfw::RouterOptions::new().merge_params(true).merge_params);
+    /// ```
+    pub fn merge_params(mut self, on: bool) -> Self {
+        self.merge_params = on;
+        self
+    }
 }
 
 /// A route or mount path: a pattern string, several of them, or a regular
@@ -187,7 +227,7 @@ impl Router {
     /// A router with options.
     ///
     /// ```
-    /// let strict = webfw::Router::with_options(webfw::RouterOptions { strict: true, ..Default::default() });
+    /// let strict = webfw::Router::with_options(webfw::RouterOptions::new().strict(true));
     /// ```
     pub fn with_options(opts: RouterOptions) -> Router {
         Router {

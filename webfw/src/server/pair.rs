@@ -75,8 +75,8 @@ mod tests {
     fn pair(target: &str) -> Pair {
         let mut pair = Pair::empty();
         let (req, res) = pair.slots();
-        res.fill(Response::for_test(
-            req.fill(Request::for_test(http::Method::GET, target)),
+        res.fill(crate::testing::response(
+            req.fill(crate::testing::request(http::Method::GET, target)),
         ));
         pair
     }

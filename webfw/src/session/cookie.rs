@@ -12,7 +12,7 @@ use crate::http::date::{iso_string, parse_iso};
 ///
 /// ```
 /// use webfw::session::{CookieOptions, Secure};
-/// let opts = CookieOptions { secure: Secure::Auto, ..Default::default() };
+/// let opts = CookieOptions::new().secure(Secure::Auto);
 /// assert_eq!(opts.secure, Secure::Auto);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,11 +34,12 @@ pub enum Secure {
 /// ```
 /// use std::time::Duration;
 /// use webfw::session::CookieOptions;
-/// let opts = CookieOptions { max_age: Some(Duration::from_secs(3600)), ..Default::default() };
+/// let opts = CookieOptions::new().max_age(Duration::from_secs(3600));
 /// assert_eq!(opts.path, "/");
 /// assert!(opts.http_only);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct CookieOptions {
     /// `maxAge`: the cookie's lifetime, which is also the store's TTL;
     /// `None` (the default) makes a browser-session cookie.
@@ -74,6 +75,110 @@ impl Default for CookieOptions {
     }
 }
 
+impl CookieOptions {
+    /// express-session's defaults: a browser-session cookie, `httpOnly`,
+    /// path `/`.
+    ///
+    /// ```
+    /// let o = webfw::session::CookieOptions::new();
+    /// assert!(o.http_only && o.max_age.is_none());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `maxAge`: the cookie's lifetime (and the store's TTL).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let o = webfw::session::CookieOptions::new().max_age(Duration::from_secs(60));
+    /// assert_eq!(o.max_age, Some(Duration::from_secs(60)));
+    /// ```
+    pub fn max_age(mut self, max_age: Duration) -> Self {
+        self.max_age = Some(max_age);
+        self
+    }
+
+    /// `httpOnly`.
+    ///
+    /// ```
+    /// let o = webfw::session::CookieOptions::new().http_only(false);
+    /// assert!(!o.http_only);
+    /// ```
+    pub fn http_only(mut self, http_only: bool) -> Self {
+        self.http_only = http_only;
+        self
+    }
+
+    /// `secure`: `true`, `false` or `'auto'`.
+    ///
+    /// ```
+    /// use webfw::session::{CookieOptions, Secure};
+    /// let o = CookieOptions::new().secure(Secure::On);
+    /// assert_eq!(o.secure, Secure::On);
+    /// ```
+    pub fn secure(mut self, secure: Secure) -> Self {
+        self.secure = secure;
+        self
+    }
+
+    /// `path`.
+    ///
+    /// ```
+    /// let o = webfw::session::CookieOptions::new().path("/app");
+    /// assert_eq!(o.path, "/app");
+    /// ```
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// `domain`.
+    ///
+    /// ```
+    /// let o = webfw::session::CookieOptions::new().domain("example.com");
+    /// assert_eq!(o.domain.as_deref(), Some("example.com"));
+    /// ```
+    pub fn domain(mut self, domain: impl Into<String>) -> Self {
+        self.domain = Some(domain.into());
+        self
+    }
+
+    /// `sameSite`.
+    ///
+    /// ```
+    /// use webfw::SameSite;
+    /// let o = webfw::session::CookieOptions::new().same_site(SameSite::Lax);
+    /// assert_eq!(o.same_site, Some(SameSite::Lax));
+    /// ```
+    pub fn same_site(mut self, same_site: SameSite) -> Self {
+        self.same_site = Some(same_site);
+        self
+    }
+
+    /// `partitioned`.
+    ///
+    /// ```
+    /// assert!(webfw::session::CookieOptions::new().partitioned(true).partitioned);
+    /// ```
+    pub fn partitioned(mut self, partitioned: bool) -> Self {
+        self.partitioned = partitioned;
+        self
+    }
+
+    /// `priority`.
+    ///
+    /// ```
+    /// use webfw::Priority;
+    /// let o = webfw::session::CookieOptions::new().priority(Priority::High);
+    /// assert_eq!(o.priority, Some(Priority::High));
+    /// ```
+    pub fn priority(mut self, priority: Priority) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+}
+
 /// Milliseconds since the Unix epoch, as JavaScript's `Date.now()`.
 pub(crate) fn now_ms() -> f64 {
     SystemTime::now()
@@ -87,7 +192,7 @@ pub(crate) fn now_ms() -> f64 {
 /// ```
 /// use std::time::Duration;
 /// use webfw::session::{CookieOptions, SessionCookie};
-/// let c = SessionCookie::new(&CookieOptions { max_age: Some(Duration::from_secs(60)), ..Default::default() }, false);
+/// let c = SessionCookie::new(&CookieOptions::new().max_age(Duration::from_secs(60)), false);
 /// assert_eq!(c.original_max_age(), Some(60_000.0));
 /// assert!(c.max_age().unwrap() <= 60_000.0);
 /// ```
@@ -111,7 +216,7 @@ impl SessionCookie {
     ///
     /// ```
     /// use webfw::session::{CookieOptions, Secure, SessionCookie};
-    /// let c = SessionCookie::new(&CookieOptions { secure: Secure::Auto, ..Default::default() }, true);
+    /// let c = SessionCookie::new(&CookieOptions::new().secure(Secure::Auto), true);
     /// assert!(c.secure());
     /// ```
     pub fn new(opts: &CookieOptions, secure_request: bool) -> SessionCookie {
@@ -306,13 +411,11 @@ mod tests {
 
     #[test]
     fn a_full_cookie_round_trips_through_its_json() {
-        let opts = CookieOptions {
-            max_age: Some(Duration::from_secs(60)),
-            secure: Secure::Off,
-            domain: Some("x.com".into()),
-            same_site: Some(SameSite::Lax),
-            ..Default::default()
-        };
+        let opts = CookieOptions::new()
+            .max_age(Duration::from_secs(60))
+            .secure(Secure::Off)
+            .domain("x.com")
+            .same_site(SameSite::Lax);
         let c = SessionCookie::new(&opts, false);
         let json = c.to_json();
         let keys: Vec<&str> = json
@@ -342,10 +445,7 @@ mod tests {
 
     #[test]
     fn touch_gives_the_cookie_its_full_lifetime_again() {
-        let opts = CookieOptions {
-            max_age: Some(Duration::from_secs(60)),
-            ..Default::default()
-        };
+        let opts = CookieOptions::new().max_age(Duration::from_secs(60));
         let mut c = SessionCookie::new(&opts, false);
         c.expires = Some(now_ms() - 1.0);
         c.reset_max_age();

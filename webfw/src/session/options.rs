@@ -33,7 +33,7 @@ pub enum Unset {
 ///     .name("sid")
 ///     .resave(false)
 ///     .save_uninitialized(false)
-///     .cookie(CookieOptions { max_age: Some(Duration::from_secs(3600)), ..Default::default() });
+///     .cookie(CookieOptions::new().max_age(Duration::from_secs(3600)));
 /// let mut app = webfw::app();
 /// app.use_(webfw::session(opts));
 /// ```
@@ -127,7 +127,7 @@ impl SessionOptions {
     ///
     /// ```
     /// use webfw::session::{CookieOptions, SessionOptions, Secure};
-    /// let _ = SessionOptions::new("x").cookie(CookieOptions { secure: Secure::Auto, ..Default::default() });
+    /// let _ = SessionOptions::new("x").cookie(CookieOptions::new().secure(Secure::Auto));
     /// ```
     pub fn cookie(mut self, cookie: CookieOptions) -> Self {
         self.cookie = cookie;

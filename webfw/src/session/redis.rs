@@ -16,10 +16,11 @@ use crate::handler::BoxFuture;
 /// ```
 /// use std::time::Duration;
 /// use webfw::session::RedisStoreOptions;
-/// let opts = RedisStoreOptions { prefix: "myapp:".into(), ..Default::default() };
+/// let opts = RedisStoreOptions::new().prefix("myapp:");
 /// assert_eq!(opts.ttl, Duration::from_secs(86400));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RedisStoreOptions {
     /// Prepended to the session id to make the key (default `sess:`).
     pub prefix: String,
@@ -37,6 +38,52 @@ impl Default for RedisStoreOptions {
             ttl: Duration::from_secs(86_400),
             timeout: Duration::from_secs(2),
         }
+    }
+}
+
+impl RedisStoreOptions {
+    /// connect-redis's defaults: prefix `sess:`, a one-day TTL.
+    ///
+    /// ```
+    /// assert_eq!(webfw::session::RedisStoreOptions::new().prefix, "sess:");
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `prefix`.
+    ///
+    /// ```
+    /// let o = webfw::session::RedisStoreOptions::new().prefix("app:");
+    /// assert_eq!(o.prefix, "app:");
+    /// ```
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    /// `ttl`: for sessions whose cookie has no expiry.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let o = webfw::session::RedisStoreOptions::new().ttl(Duration::from_secs(600));
+    /// assert_eq!(o.ttl, Duration::from_secs(600));
+    /// ```
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// The bound on each command.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let o = webfw::session::RedisStoreOptions::new().timeout(Duration::from_millis(500));
+    /// assert_eq!(o.timeout, Duration::from_millis(500));
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
     }
 }
 
@@ -94,7 +141,7 @@ impl RedisStore {
     /// ```no_run
     /// # async fn run() -> Result<(), webfw::Error> {
     /// use webfw::session::{RedisStore, RedisStoreOptions};
-    /// let opts = RedisStoreOptions { prefix: "app:sess:".into(), ..Default::default() };
+    /// let opts = RedisStoreOptions::new().prefix("app:sess:");
     /// let store = RedisStore::connect_with("redis://127.0.0.1/", opts).await?;
     /// # Ok(()) }
     /// ```

@@ -22,8 +22,8 @@ async fn later(_req: &mut Request, _res: &mut Response) -> Result {
 }
 
 fn main() {
-    let mut req = Request::for_test(http::Method::GET, "/hello");
-    let mut res = Response::for_test(&req);
+    let mut req = webfw::testing::request(http::Method::GET, "/hello");
+    let mut res = webfw::testing::response(&req);
     assert_eq!(hello(&mut req, &mut res).unwrap(), Flow::Done);
     assert!(res.headers_sent());
 

@@ -48,7 +48,7 @@ fn main() {
     let dynamic = String::from(":method :trace-id");
     app.use_(webfw::logger!(dynamic, tokens = [trace_id]));
     // Still plain functions.
-    let req = Request::for_test(http::Method::GET, "/");
-    let res = Response::for_test(&req);
+    let req = webfw::testing::request(http::Method::GET, "/");
+    let res = webfw::testing::response(&req);
     assert_eq!(tenant(&req, &res, Some("x")).as_deref(), Some("x"));
 }

@@ -46,7 +46,7 @@ fn dispatch(hook: Option<Hook>, yields: bool) -> Dispatch {
     let mailbox = Arc::new(Mailbox::default());
     let mut pair = Pair::empty();
     let (req, res) = pair.slots();
-    let req = req.fill(Request::for_test(Method::GET, "/"));
+    let req = req.fill(crate::testing::request(Method::GET, "/"));
     res.fill(Response::new(req, mailbox.clone()));
     let chain: ChainFuture = Box::pin(async move {
         if yields {

@@ -1,7 +1,5 @@
-//! Testing an app without a socket: [`TestClient`] sends requests through
-//! [`App::into_service`], the entry point the server itself uses, so a test
-//! runs the same chain, final handler and `on_finish` hooks as a client
-//! over HTTP would.
+//! The in-process client (feature `testing`): [`TestClient`] sends
+//! requests through [`App::into_service`], as the server does.
 //!
 //! ```
 //! use webfw::prelude::*;
