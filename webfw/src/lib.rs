@@ -50,6 +50,7 @@ mod typed;
 pub mod upgrade;
 #[cfg(feature = "vhost")]
 pub mod vhost;
+#[cfg(feature = "views")]
 pub mod view;
 
 pub use app::{App, AppRef, ENV_VAR, EtagMode, QueryParser, Setting};

@@ -19,6 +19,7 @@
 //! ```
 
 mod served;
+#[cfg(feature = "views")]
 mod views;
 
 use std::sync::Arc;
@@ -61,6 +62,7 @@ pub struct App {
     mountpath: Vec<String>,
     mountpath_is_list: bool,
     mount_hooks: Vec<MountHook>,
+    #[cfg(feature = "views")]
     engines: crate::view::Engines,
     state: StateMap,
 }
@@ -95,6 +97,7 @@ impl App {
             mountpath: vec!["/".into()],
             mountpath_is_list: false,
             mount_hooks: Vec::new(),
+            #[cfg(feature = "views")]
             engines: Default::default(),
             state: Default::default(),
         }
@@ -415,7 +418,7 @@ impl App {
     /// taken through [`with_state`](crate::with_state) needs a value no app
     /// provides.
     pub(crate) fn serve_root(self) -> Result<ServedApp, Error> {
-        let ctx = Parent::root(&self.settings, self.engines.clone(), self.state.clone());
+        let ctx = Parent::root(&self.settings, self.state.clone());
         let missing = ctx.missing.clone();
         let app = self.freeze_with(ctx);
         match missing.message() {
@@ -427,11 +430,13 @@ impl App {
     /// Freezes a mounted sub-app under its parent.
     pub(crate) fn freeze_under(self, parent: &Parent) -> ServedApp {
         let mountpath = self.mountpath.join(",");
-        let ctx = parent.under(&self.settings, &mountpath, &self.engines, &self.state);
+        let ctx = parent.under(&self.settings, &mountpath, &self.state);
         self.freeze_with(ctx)
     }
 
     fn freeze_with(self, ctx: Parent) -> ServedApp {
+        #[cfg(feature = "views")]
+        let ctx = self.lay_engines(ctx);
         let router = self.router.map(|r| r.freeze(&ctx));
         let mountpath = if self.mountpath_is_list {
             Value::from(self.mountpath)

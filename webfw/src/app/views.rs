@@ -1,4 +1,5 @@
-//! `app.engine` and `app.render`.
+//! `app.engine`, `app.set('view', View)` and `app.render` (feature
+//! `views`), and what an app's engines hand down while it freezes.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -6,14 +7,23 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{App, Setting};
-use crate::app_ref::{merge, to_locals};
+use crate::app_ref::parent::Parent;
+use crate::app_ref::render::{merge, to_locals};
 use crate::error::Error;
 use crate::view::{Engine, ViewConfig, ViewLookup, Views};
 
 impl App {
+    /// While freezing: this app's engines over the ones `ctx` carries from
+    /// its parent (none at the top).
+    pub(super) fn lay_engines(&self, mut ctx: Parent) -> Parent {
+        ctx.engines = self.engines.over(&ctx.engines);
+        ctx
+    }
+
     /// `app.engine(ext, engine)`: renders views whose file extension is
     /// `ext` (with or without the dot) with `engine`. Mounted sub-apps use
-    /// their parent's engines unless they register their own.
+    /// their parent's engines unless they register their own. Needs the
+    /// `views` feature (on by default).
     ///
     /// ```
     /// let mut app = webfw::app();
@@ -27,7 +37,8 @@ impl App {
 
     /// `app.set('view', View)`: views come from `lookup` instead of files
     /// under the `views` directories (see [`ViewLookup`]); mounted sub-apps
-    /// use their parent's unless they set their own.
+    /// use their parent's unless they set their own. Needs the `views`
+    /// feature (on by default).
     ///
     /// ```
     /// use std::path::PathBuf;
@@ -50,7 +61,7 @@ impl App {
     /// `app.render(view, locals, callback)` before the app serves (emails,
     /// static pages, tests): like [`AppRef::render`](crate::AppRef::render),
     /// with this app's own settings, engines and `app.locals`; nothing is
-    /// cached between calls.
+    /// cached between calls. Needs the `views` feature (on by default).
     ///
     /// ```no_run
     /// # async fn f() -> Result<(), webfw::Error> {

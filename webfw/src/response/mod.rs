@@ -15,6 +15,7 @@ mod fresh;
 mod jsonp;
 mod links;
 pub(crate) mod outbox;
+#[cfg(feature = "views")]
 mod render;
 mod send;
 mod send_file;

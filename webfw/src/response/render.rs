@@ -1,11 +1,11 @@
-//! `res.render`.
+//! `res.render` (feature `views`).
 
 use std::future::Future;
 
 use serde::Serialize;
 
 use super::Response;
-use crate::app_ref::{merge, to_locals};
+use crate::app_ref::render::{merge, to_locals};
 use crate::error::Error;
 use crate::outcome::Result;
 
@@ -21,7 +21,8 @@ impl Response {
     /// absolute; without an extension the `view engine` setting supplies
     /// one; `<view>/index.<ext>` is tried after `<view>.<ext>`. `locals` is
     /// anything that serializes to a map (`json!({…})`, a `#[derive(Serialize)]`
-    /// struct, `()` for none). `view` must not come from clients.
+    /// struct, `()` for none). `view` must not come from clients. Needs the
+    /// `views` feature (on by default).
     ///
     /// ```no_run
     /// use webfw::prelude::*;
@@ -49,6 +50,7 @@ impl Response {
 
     /// `res.render(view, locals, callback)`: renders like
     /// [`Response::render`] but gives the HTML back instead of sending it.
+    /// Needs the `views` feature (on by default).
     ///
     /// ```no_run
     /// use webfw::prelude::*;

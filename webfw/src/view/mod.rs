@@ -1,5 +1,7 @@
 //! Views: template engines, view lookup and the view cache (`app.engine`,
-//! `res.render`, `app.render`).
+//! `res.render`, `app.render`). Needs the `views` feature (on by default);
+//! without it none of this is compiled and the `views`, `view engine` and
+//! `view cache` settings are only values `app.get` gives back.
 //!
 //! An engine is anything that implements [`Engine`]: it compiles a template's
 //! text once and renders the compiled form with the merged locals. webfw finds
