@@ -26,9 +26,11 @@ impl App {
     /// `views` feature (on by default).
     ///
     /// ```
+    /// # #[cfg(feature = "minijinja")] {
     /// let mut app = webfw::app();
     /// app.engine("html", webfw::view::MiniJinja::new())
     ///     .set("view engine", "html");
+    /// # }
     /// ```
     pub fn engine(&mut self, ext: &str, engine: impl Engine) -> &mut Self {
         self.engines.insert(ext, engine);
@@ -64,6 +66,7 @@ impl App {
     /// cached between calls. Needs the `views` feature (on by default).
     ///
     /// ```no_run
+    /// # #[cfg(feature = "minijinja")]
     /// # async fn f() -> Result<(), webfw::Error> {
     /// let mut app = webfw::app();
     /// app.set("views", "templates").set("view engine", "html");

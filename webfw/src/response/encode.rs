@@ -102,6 +102,7 @@ impl Response {
     /// are. Fails as [`Response::write`] does once the client has gone.
     ///
     /// ```
+    /// # #[cfg(feature = "compression")] {
     /// use webfw::prelude::*;
     /// async fn events(_req: &mut Request, res: &mut Response) -> Result {
     ///     res.type_("text/event-stream");
@@ -114,6 +115,7 @@ impl Response {
     /// }
     /// let mut app = webfw::app();
     /// app.get("/events", (webfw::compression(()), events));
+    /// # }
     /// ```
     pub fn flush(&mut self) -> crate::outcome::Result<()> {
         if self.finished {

@@ -89,9 +89,11 @@ impl<'h> Format<'h> {
     /// A `Format` with async branches is run by [`Response::format_async`].
     ///
     /// ```
+    /// # #[cfg(feature = "views")] {
     /// let f = webfw::Format::new()
     ///     .on_async("html", |res| Box::pin(async move { res.render("page", ()).await }))
     ///     .on("json", |res| res.json(&serde_json::json!({ "page": true })));
+    /// # }
     /// ```
     pub fn on_async(
         mut self,
@@ -116,8 +118,10 @@ impl<'h> Format<'h> {
     /// [`Format::default`] for a handler that awaits.
     ///
     /// ```
+    /// # #[cfg(feature = "views")] {
     /// let f = webfw::Format::new()
     ///     .default_async(|res| Box::pin(async move { res.render("406", ()).await }));
+    /// # }
     /// ```
     pub fn default_async(
         mut self,
@@ -170,6 +174,7 @@ impl Response {
     /// chosen branch is started at once and the returned future finishes it.
     ///
     /// ```no_run
+    /// # #[cfg(feature = "views")] {
     /// use webfw::Format;
     /// use webfw::prelude::*;
     ///
@@ -183,6 +188,7 @@ impl Response {
     ///     )
     ///     .await
     /// }
+    /// # }
     /// ```
     pub fn format_async(&mut self, format: Format<'_>) -> BranchFuture<'_> {
         match self.choose(format) {

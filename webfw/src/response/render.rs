@@ -25,6 +25,7 @@ impl Response {
     /// `views` feature (on by default).
     ///
     /// ```no_run
+    /// # #[cfg(feature = "minijinja")] {
     /// use webfw::prelude::*;
     ///
     /// async fn profile(req: &mut Request, res: &mut Response) -> Result {
@@ -34,6 +35,7 @@ impl Response {
     /// let mut app = webfw::app();
     /// app.engine("html", webfw::view::MiniJinja::new()).set("view engine", "html");
     /// app.get("/users/:name", profile);
+    /// # }
     /// ```
     pub fn render<'a>(
         &'a mut self,

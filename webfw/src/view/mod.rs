@@ -10,6 +10,7 @@
 //! turns lookup failures into Express's error.
 //!
 //! ```no_run
+//! # #[cfg(feature = "minijinja")] {
 //! use webfw::prelude::*;
 //! use webfw::view::MiniJinja;
 //!
@@ -22,6 +23,7 @@
 //! app.engine("html", MiniJinja::new());
 //! app.get("/", home);
 //! app.listen(3000, |addr| println!("listening on {addr}")).unwrap();
+//! # }
 //! ```
 //!
 //! # Writing an engine
@@ -305,6 +307,7 @@ impl<E: Engine> DynEngine for E {
 /// `{% include %}`) are still read from the `views` directories.
 ///
 /// ```
+/// # #[cfg(feature = "minijinja")] {
 /// use std::path::{Path, PathBuf};
 /// use webfw::view::{FoundView, ViewLookup};
 ///
@@ -324,6 +327,7 @@ impl<E: Engine> DynEngine for E {
 /// let mut app = webfw::app();
 /// app.view(Embedded).set("view engine", "html");
 /// app.engine("html", webfw::view::MiniJinja::new());
+/// # }
 /// ```
 pub trait ViewLookup: Send + Sync + 'static {
     /// Finds the view: `file_name` is the name given to `render` with the
