@@ -120,6 +120,13 @@ impl Drop for Request {
 }
 
 impl Request {
+    /// Whether the connection itself is TLS (Node's `req.connection.encrypted`),
+    /// which express-session and cookie-session consult besides `req.secure`.
+    #[cfg(any(feature = "session", feature = "cookie-session"))]
+    pub(crate) fn connection_encrypted(&self) -> bool {
+        self.secure
+    }
+
     /// A request, built in `slot`: built elsewhere and moved there, the
     /// ~400-byte request would be copied once more.
     pub(crate) fn new_in(

@@ -41,9 +41,4 @@ impl Request {
     pub fn try_session(&self) -> Option<&Session> {
         self.extensions().get::<Session>()
     }
-
-    /// Whether the connection itself is TLS (Node's `req.connection.encrypted`).
-    pub(crate) fn connection_encrypted(&self) -> bool {
-        self.secure
-    }
 }
