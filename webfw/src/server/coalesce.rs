@@ -10,13 +10,14 @@
 //!
 //! [`Coalesce`] is the write side of the read shim ([`Sanitize`]), which
 //! knows after each read whether it held more than one lone request head
-//! (and nothing else the shim cannot follow). After such a read it keeps what hyper writes, up
-//! to [`MAX_HELD`] bytes, and writes it in one go as soon as hyper has
-//! nothing more to answer from the bytes it has: its next read finds no
-//! data, or its connection future returns `Pending` ([`Flushed`]). A lone
-//! request is written through at once, as before, and costs a flag test per
-//! read and per write: the shared [`Batch`] is touched only after a batched
-//! read.
+//! (on a connection it still follows). After such a read it keeps what
+//! hyper writes, up to [`MAX_HELD`] bytes, and writes it in one go as soon
+//! as hyper has nothing more to answer from the bytes it has: its next read
+//! finds no data, or its connection future returns `Pending` ([`Flushed`]),
+//! or it shuts the connection down. A lone request is written through at
+//! once, as before, and costs a flag per read and per write and one load per
+//! poll of the connection: the shared [`Batch`] is written only after a
+//! batched read.
 //!
 //! [`Sanitize`]: super::sanitize::Sanitize
 
@@ -35,8 +36,8 @@ use super::graceful::Closable;
 /// times over; a larger response goes out on its own.
 const MAX_HELD: usize = 16 * 1024;
 
-/// What [`Coalesce`] and the connection's [`Flushed`] future share. The
-/// atomics are only touched on connections that pipeline.
+/// What [`Coalesce`] and the connection's [`Flushed`] future share. Only a
+/// connection that pipelines writes them.
 #[derive(Default)]
 pub(crate) struct Batch {
     /// Bytes are kept back by choice (not waiting for a full socket).
@@ -87,15 +88,16 @@ impl Coalesce {
         self.batch.is_none()
     }
 
-    /// After a read that returned bytes: keep the writes back when it held a
+    /// After a read that returned: keep the writes back when it brought a
     /// batch. `batched` is evaluated only when coalescing is on.
     #[inline]
     pub(crate) fn read(&mut self, batched: impl FnOnce() -> bool) {
         self.hold = self.batch.is_some() && batched();
     }
 
-    /// After a read that returned no bytes (none yet, EOF or an error):
-    /// whatever is kept back goes out with the next write or flush.
+    /// Before a read: one that brings no bytes (none yet, EOF or an error)
+    /// ends the holding, and what is kept goes out with the next write or
+    /// flush.
     #[inline]
     pub(crate) fn idle(&mut self) {
         self.hold = false;

@@ -118,6 +118,16 @@ fn a_pipelined_batch_is_answered_in_one_write() {
     assert_eq!(writes(&w), [b"1 2 3".to_vec()]);
 }
 
+/// Not observable over a socket without timing: one write of 16 responses
+/// and 16 writes read late by the client look the same to it.
+#[test]
+fn the_default_options_coalesce() {
+    let opts = crate::ListenOptions::port(0);
+    assert!(crate::server::Builders::new(&opts).pipeline_flush);
+    let off = opts.pipeline_flush(false);
+    assert!(!crate::server::Builders::new(&off).pipeline_flush);
+}
+
 #[test]
 fn a_batch_of_sixteen_is_answered_in_one_write() {
     let batch = GET.repeat(16);

@@ -1,5 +1,6 @@
 //! The connection wrapper: what hyper reads is the connection's bytes as the
-//! scanner rewrote them; writes pass straight through.
+//! scanner rewrote them; writes pass straight through, except the responses
+//! to a pipelined batch, which [`Coalesce`] keeps for one write.
 //!
 //! hyper reads exactly the bytes the scanner followed, in their order, each
 //! once. A read returns what the connection gave, rewritten only where the
