@@ -92,11 +92,12 @@ fn main() -> std::io::Result<()> {
         .ok()
         .and_then(|w| w.parse().ok())
         .unwrap_or(0);
-    // `PIPELINE_FLUSH=1`: a pipelined batch's responses leave in one write
-    // (`ListenOptions::pipeline_flush`), for the kit's `--pipeline` runs.
+    // A pipelined batch's responses leave in one write
+    // (`ListenOptions::pipeline_flush`, on by default); `PIPELINE_FLUSH=0`
+    // writes each response on its own, to compare.
     let opts = webfw::ListenOptions::port(port)
         .host("127.0.0.1")
-        .pipeline_flush(std::env::var_os("PIPELINE_FLUSH").is_some());
+        .pipeline_flush(std::env::var_os("PIPELINE_FLUSH").is_none_or(|v| v != "0"));
     if workers == 0 {
         let opts = opts.single_threaded(true);
         return app.listen_with(opts, |addr| eprintln!("bench server on {addr}"));

@@ -64,7 +64,13 @@ fn targets() -> Vec<String> {
 
 #[tokio::test]
 async fn a_pipelined_batch_gets_the_bytes_requests_one_at_a_time_get() {
-    let srv = TestServer::start_with(app(), pipelined()).await;
+    for opts in [pipelined(), ListenOptions::port(0).pipeline_flush(false)] {
+        same_bytes_pipelined(opts).await;
+    }
+}
+
+async fn same_bytes_pipelined(opts: ListenOptions) {
+    let srv = TestServer::start_with(app(), opts).await;
     let targets = targets();
 
     let mut one_at_a_time = Vec::new();
@@ -197,7 +203,8 @@ async fn a_streamed_response_ahead_of_a_pipelined_request_is_not_held() {
     srv.shutdown().await;
 }
 
-/// Listen options with the pipelined batch written at once.
+/// The default listen options, which write a pipelined batch's responses
+/// at once.
 fn pipelined() -> ListenOptions {
-    ListenOptions::port(0).pipeline_flush(true)
+    ListenOptions::port(0)
 }

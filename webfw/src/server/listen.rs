@@ -64,7 +64,7 @@ impl ListenOptions {
             request_timeout: Duration::from_secs(300),
             shutdown_timeout: Some(Duration::from_secs(30)),
             max_connections: None,
-            pipeline_flush: false,
+            pipeline_flush: true,
             #[cfg(feature = "http2")]
             http2_max_concurrent_streams: 100,
             #[cfg(feature = "http2")]
@@ -273,13 +273,15 @@ impl ListenOptions {
 
     /// Whether the responses to a batch of pipelined HTTP/1.1 requests (a
     /// client that writes several requests before reading) leave in one
-    /// write instead of one write each (default: off). A lone request is
-    /// written at once either way and the bytes do not change; it pays off
-    /// for clients that pipeline, and costs every other request a little
-    /// (see docs/PERFORMANCE.md).
+    /// write instead of one write each (default: on). A lone request is
+    /// written at once either way and the bytes do not change; a response
+    /// is held only while the connection has more requests of the batch at
+    /// hand to answer, and at most 16 KiB is held. Off, every response is
+    /// written as soon as it is complete, as Node does (docs/PERFORMANCE.md
+    /// has the figures either way).
     ///
     /// ```
-    /// let opts = webfw::ListenOptions::port(0).pipeline_flush(true);
+    /// let opts = webfw::ListenOptions::port(0).pipeline_flush(false);
     /// ```
     pub fn pipeline_flush(mut self, yes: bool) -> Self {
         self.pipeline_flush = yes;

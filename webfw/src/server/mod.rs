@@ -506,19 +506,21 @@ impl Conn {
             } => &self.builders.h1,
         };
         let service = service(None);
-        if !self.builders.pipeline_flush {
-            let conn = h1
-                .serve_connection(TokioIo::new(io), service)
-                .with_upgrades();
-            let _ = self.watcher.watch(graceful::Upgradable(conn)).await;
-            return;
+        // The responses of a pipelined batch leave in one write, unless
+        // turned off. One connection type either way: its poll, with one
+        // caller, is inlined whole.
+        let batch = self
+            .builders
+            .pipeline_flush
+            .then(Arc::<coalesce::Batch>::default);
+        if let Some(batch) = &batch {
+            io.coalescing(batch.clone());
         }
-        // The responses of a pipelined batch leave in one write.
-        let batch = Arc::new(coalesce::Batch::default());
-        let io = TokioIo::new(coalesce::Coalesce::new(io, batch.clone()));
-        let conn = h1.serve_connection(io, service).with_upgrades();
-        let conn = self.watcher.watch(graceful::Upgradable(conn));
-        let _ = coalesce::flushed(conn, &batch).await;
+        let conn = h1
+            .serve_connection(TokioIo::new(io), service)
+            .with_upgrades();
+        let conn = coalesce::Flushed::new(graceful::Upgradable(conn), batch);
+        let _ = self.watcher.watch(conn).await;
     }
 }
 

@@ -2,8 +2,10 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
+use tokio::io::{AsyncRead, ReadBuf};
+
 use super::*;
-use crate::server::sanitize::RawTargets;
+use crate::server::sanitize::{RawTargets, Sanitize};
 
 /// A connection that hands out queued reads (then `Pending`) and records
 /// each write call.
@@ -55,17 +57,16 @@ const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
 
 type Writes = Arc<Mutex<Vec<Vec<u8>>>>;
 
-fn conn(reads: &[&[u8]]) -> (Coalesce<Wire>, Arc<Batch>, Writes) {
+/// A connection read through the shim, coalescing as a served one does.
+fn conn(reads: &[&[u8]]) -> (Sanitize<Wire>, Arc<Batch>, Writes) {
     let wire = Wire {
         reads: reads.iter().map(|r| r.to_vec()).collect(),
         ..Wire::default()
     };
     let writes = wire.writes.clone();
     let batch = Arc::new(Batch::default());
-    let io = Coalesce::new(
-        Sanitize::new(wire, Arc::new(RawTargets::default())),
-        batch.clone(),
-    );
+    let mut io = Sanitize::new(wire, Arc::new(RawTargets::default()));
+    io.coalescing(batch.clone());
     (io, batch, writes)
 }
 
@@ -73,7 +74,7 @@ fn cx() -> Context<'static> {
     Context::from_waker(Waker::noop())
 }
 
-fn read(io: &mut Coalesce<Wire>) -> Poll<usize> {
+fn read(io: &mut Sanitize<Wire>) -> Poll<usize> {
     let mut mem = [0u8; 1024];
     let mut buf = ReadBuf::new(&mut mem);
     Pin::new(io)
@@ -82,7 +83,7 @@ fn read(io: &mut Coalesce<Wire>) -> Poll<usize> {
 }
 
 /// What hyper does per response: one write of the whole response, then a flush.
-fn respond(io: &mut Coalesce<Wire>, bytes: &[u8]) {
+fn respond(io: &mut Sanitize<Wire>, bytes: &[u8]) {
     let written = Pin::new(&mut *io).poll_write(&mut cx(), bytes);
     assert!(matches!(written, Poll::Ready(Ok(n)) if n == bytes.len()));
     assert!(Pin::new(&mut *io).poll_flush(&mut cx()).is_ready());
@@ -117,6 +118,44 @@ fn a_pipelined_batch_is_answered_in_one_write() {
     assert_eq!(writes(&w), [b"1 2 3".to_vec()]);
 }
 
+/// Not observable over a socket without timing: one write of 16 responses
+/// and 16 writes read late by the client look the same to it.
+#[test]
+fn the_default_options_coalesce() {
+    let opts = crate::ListenOptions::port(0);
+    assert!(crate::server::Builders::new(&opts).pipeline_flush);
+    let off = opts.pipeline_flush(false);
+    assert!(!crate::server::Builders::new(&off).pipeline_flush);
+}
+
+#[test]
+fn a_batch_of_sixteen_is_answered_in_one_write() {
+    let batch = GET.repeat(16);
+    let (mut io, _, w) = conn(&[&batch]);
+    assert_eq!(read(&mut io), Poll::Ready(batch.len()));
+    for _ in 0..16 {
+        respond(&mut io, b"ok ");
+    }
+    assert!(writes(&w).is_empty());
+    assert_eq!(read(&mut io), Poll::Pending);
+    assert!(Pin::new(&mut io).poll_flush(&mut cx()).is_ready());
+    assert_eq!(writes(&w), [b"ok ".repeat(16)]);
+}
+
+#[test]
+fn off_each_response_is_written_at_once() {
+    let batch_of_two = [GET, GET].concat();
+    let wire = Wire {
+        reads: VecDeque::from([batch_of_two.clone()]),
+        ..Wire::default()
+    };
+    let w = wire.writes.clone();
+    let mut io = Sanitize::new(wire, Arc::default());
+    assert_eq!(read(&mut io), Poll::Ready(batch_of_two.len()));
+    respond(&mut io, b"1");
+    assert_eq!(writes(&w), [b"1".to_vec()]);
+}
+
 #[test]
 fn kept_bytes_leave_at_the_flush_after_a_read_that_finds_nothing() {
     let batch_of_two = [GET, GET].concat();
@@ -135,10 +174,10 @@ fn kept_bytes_leave_once_the_connection_waits() {
     assert_eq!(read(&mut io), Poll::Ready(batch_of_two.len()));
     respond(&mut io, b"1");
     assert!(batch.held.load(Ordering::Relaxed));
-    // What `flushed` does when hyper returns `Pending` (the second
+    // What `Flushed` does when hyper returns `Pending` (the second
     // request's handler awaits): hyper's next poll flushes.
-    let mut conn = std::pin::pin!(flushed(std::future::pending::<()>(), &batch));
-    assert!(conn.as_mut().poll(&mut cx()).is_pending());
+    let mut conn = Flushed::new(std::future::pending::<()>(), Some(batch.clone()));
+    assert!(Pin::new(&mut conn).poll(&mut cx()).is_pending());
     assert!(Pin::new(&mut io).poll_flush(&mut cx()).is_ready());
     assert_eq!(writes(&w), [b"1".to_vec()]);
 }
@@ -151,8 +190,12 @@ fn at_most_max_held_bytes_are_kept() {
     let big = vec![b'x'; MAX_HELD];
     respond(&mut io, b"1");
     respond(&mut io, &big);
-    assert_eq!(writes(&w), [b"1".to_vec(), big]);
-    assert!(io.out.is_empty());
+    assert_eq!(writes(&w), [b"1".to_vec(), big.clone()]);
+    // Nothing is left kept: the batch's next response is kept on its own.
+    respond(&mut io, b"2");
+    assert_eq!(read(&mut io), Poll::Pending);
+    assert!(Pin::new(&mut io).poll_flush(&mut cx()).is_ready());
+    assert_eq!(writes(&w), [b"1".to_vec(), big, b"2".to_vec()]);
 }
 
 #[test]
@@ -184,15 +227,16 @@ fn a_full_socket_does_not_make_the_connection_spin() {
         ..Wire::default()
     };
     let batch = Arc::new(Batch::default());
-    let mut io = Coalesce::new(Sanitize::new(wire, Arc::default()), batch.clone());
+    let mut io = Sanitize::new(wire, Arc::default());
+    io.coalescing(batch.clone());
     assert_eq!(read(&mut io), Poll::Ready(batch_of_two.len()));
     respond(&mut io, b"1");
-    let mut conn = std::pin::pin!(flushed(std::future::pending::<()>(), &batch));
-    assert!(conn.as_mut().poll(&mut cx).is_pending());
+    let mut conn = Flushed::new(std::future::pending::<()>(), Some(batch.clone()));
+    assert!(Pin::new(&mut conn).poll(&mut cx).is_pending());
     assert_eq!(wakes.0.load(Ordering::Relaxed), 1);
     // hyper's next poll tries to write them; the socket is full.
     assert!(Pin::new(&mut io).poll_flush(&mut cx).is_pending());
-    assert!(conn.as_mut().poll(&mut cx).is_pending());
+    assert!(Pin::new(&mut conn).poll(&mut cx).is_pending());
     assert_eq!(
         wakes.0.load(Ordering::Relaxed),
         1,

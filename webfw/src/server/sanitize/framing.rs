@@ -157,7 +157,7 @@ pub(super) struct Scanner {
     /// off only for tests of the line-by-line states.
     pub(super) defer: bool,
     /// The last read was one whole head and nothing more (see
-    /// [`super::Sanitize::batched`]).
+    /// `batched` in [`super::io`]).
     pub(super) lone: bool,
 }
 

@@ -1,5 +1,6 @@
 //! The connection wrapper: what hyper reads is the connection's bytes as the
-//! scanner rewrote them; writes pass straight through.
+//! scanner rewrote them; writes pass straight through, except the responses
+//! to a pipelined batch, which [`Coalesce`] keeps for one write.
 //!
 //! hyper reads exactly the bytes the scanner followed, in their order, each
 //! once. A read returns what the connection gave, rewritten only where the
@@ -10,18 +11,25 @@
 
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::RawTargets;
 use super::framing::{Scanner, State};
+use crate::server::coalesce::{Batch, Coalesce};
 
 /// A connection stream whose request targets get the bytes `http::Uri`
-/// rejects percent-encoded (see the module docs). Writes pass straight through.
+/// rejects percent-encoded (see the module docs). Writes pass straight
+/// through, or are gathered while a pipelined batch is answered
+/// ([`Self::coalescing`]).
 pub(crate) struct Sanitize<I> {
     inner: I,
     scan: Scanner,
+    /// The write side: here rather than in a layer of its own, which would
+    /// cost every request a call per read and per write.
+    coalesce: Coalesce,
     /// Rewritten bytes that did not fit the caller's buffer, and bytes read
     /// ahead while sniffing.
     pub(super) pending: Vec<u8>,
@@ -30,20 +38,21 @@ pub(crate) struct Sanitize<I> {
 
 impl<I> Sanitize<I> {
     /// Wraps `inner`, recording rewritten targets in `raw`.
-    pub(crate) fn new(inner: I, raw: std::sync::Arc<RawTargets>) -> Sanitize<I> {
+    pub(crate) fn new(inner: I, raw: Arc<RawTargets>) -> Sanitize<I> {
         Sanitize {
             inner,
             scan: Scanner::new(raw),
+            coalesce: Coalesce::default(),
             pending: Vec::new(),
             pending_pos: 0,
         }
     }
 
-    /// Whether the last read held more than one whole request head and
-    /// nothing else, on a connection still followed: hyper then has more to
-    /// answer before it reads again ([`crate::server::coalesce`]).
-    pub(crate) fn batched(&self) -> bool {
-        !self.scan.lone && self.scan.state != State::PassThrough
+    /// Gathers the responses of pipelined batches into one write from now
+    /// on, sharing `batch` with the connection's
+    /// [`Flushed`](crate::server::coalesce::Flushed) future.
+    pub(crate) fn coalescing(&mut self, batch: Arc<Batch>) {
+        self.coalesce = Coalesce::on(batch);
     }
 
     fn drain_pending(&mut self, buf: &mut ReadBuf<'_>) {
@@ -57,6 +66,13 @@ impl<I> Sanitize<I> {
     }
 }
 
+/// Whether the last read held more than one whole request head and nothing
+/// else, on a connection still followed: hyper then has more to answer
+/// before it reads again, and [`Coalesce`] keeps its writes back.
+fn batched(scan: &Scanner) -> bool {
+    !scan.lone && scan.state != State::PassThrough
+}
+
 impl<I: AsyncRead + Unpin> AsyncRead for Sanitize<I> {
     fn poll_read(
         self: Pin<&mut Self>,
@@ -66,11 +82,18 @@ impl<I: AsyncRead + Unpin> AsyncRead for Sanitize<I> {
         let this = self.get_mut();
         if !this.pending.is_empty() {
             this.drain_pending(buf);
+            let scan = &this.scan;
+            this.coalesce.read(|| batched(scan));
             return Poll::Ready(Ok(()));
         }
+        // Followed no more, no read is a batch: the read that switched to
+        // pass-through already ended any holding.
         if this.scan.state == State::PassThrough {
             return Pin::new(&mut this.inner).poll_read(cx, buf);
         }
+        // A read that brings no bytes (none yet, EOF or an error) ends any
+        // holding: set before, so the usual path tests nothing more.
+        this.coalesce.idle();
         let start = buf.filled().len();
         ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
         // The bytes just read are rewritten in place only when needed: the
@@ -80,6 +103,9 @@ impl<I: AsyncRead + Unpin> AsyncRead for Sanitize<I> {
             buf.set_filled(start);
             this.drain_pending(buf);
         }
+        let scan = &this.scan;
+        this.coalesce
+            .read(|| buf.filled().len() > start && batched(scan));
         Poll::Ready(Ok(()))
     }
 }
@@ -90,7 +116,11 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for Sanitize<I> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+        let this = self.get_mut();
+        if this.coalesce.passes() {
+            return Pin::new(&mut this.inner).poll_write(cx, buf);
+        }
+        this.coalesce.poll_write(&mut this.inner, cx, buf)
     }
 
     fn poll_write_vectored(
@@ -98,18 +128,28 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for Sanitize<I> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        if this.coalesce.vectored() {
+            return Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        }
+        let buf = bufs.iter().find(|b| !b.is_empty()).map_or(&[][..], |b| b);
+        Pin::new(this).poll_write(cx, buf)
     }
 
     fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
+        self.coalesce.vectored() && self.inner.is_write_vectored()
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+        let this = self.get_mut();
+        if this.coalesce.keeps_nothing() {
+            return Pin::new(&mut this.inner).poll_flush(cx);
+        }
+        this.coalesce.poll_flush(&mut this.inner, cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+        let this = self.get_mut();
+        this.coalesce.poll_shutdown(&mut this.inner, cx)
     }
 }
