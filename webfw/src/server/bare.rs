@@ -33,14 +33,14 @@ pub(super) fn node_bytes(status: u16) -> &'static [u8] {
 
 /// Where hyper's response that the bare answer `status` replaces starts in
 /// `buf`: the service's own 400 or 431, or hyper's 414 or 431 for a request
-/// line the read shim found too long.
+/// line the read shim found too long. It is the last response in `buf`
+/// (hyper answers nothing after it) and has no body, so the last status
+/// line found is it; an earlier response in the same write (a pipelined
+/// batch goes out in one) may carry those bytes in its body.
 fn hyper_response_at(buf: &[u8], status: u16) -> Option<usize> {
-    let find = |line: &[u8]| memchr::memmem::find(buf, line);
+    let find = |line: &[u8]| memchr::memmem::rfind(buf, line);
     match status {
-        431 => match (find(b"HTTP/1.1 431 "), find(b"HTTP/1.1 414 ")) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        },
+        431 => find(b"HTTP/1.1 431 ").max(find(b"HTTP/1.1 414 ")),
         _ => find(b"HTTP/1.1 400 "),
     }
 }
@@ -197,6 +197,23 @@ mod tests {
             String::from_utf8_lossy(&out.inner),
             "HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\naHTTP/1.1 200 OK\r\n\r\n\
              HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_status_line_inside_an_earlier_body_of_the_batch_is_not_hyper_s_response() {
+        let asked = Arc::new(RawTargets::default());
+        let mut out = Bare::new(Vec::new(), Arc::default(), asked.clone());
+        asked.answer_bare(400);
+        let earlier = "HTTP/1.1 200 OK\r\ncontent-length: 25\r\n\r\nHTTP/1.1 400 HTTP/1.1 414";
+        out.write_all(
+            format!("{earlier}HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.inner),
+            format!("{earlier}HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")
         );
     }
 
