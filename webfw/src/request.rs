@@ -129,6 +129,7 @@ impl Request {
 
     /// A request, built in `slot`: built elsewhere and moved there, the
     /// ~400-byte request would be copied once more.
+    #[inline(always)]
     pub(crate) fn new_in(
         slot: &mut InlineOption<Request>,
         parts: http::request::Parts,
@@ -715,11 +716,17 @@ pub(crate) const FIRST_VALUE_WINS: &[&str] = &[
 /// Folds repeated request headers into one value as Node's `req.headers` does:
 /// `cookie` lines are joined with `; `, the [`FIRST_VALUE_WINS`] headers keep
 /// their first line, `set-cookie` stays a list, and any other header is joined
-/// with `, `. Costs nothing when no name repeats.
+/// with `, `. Costs one comparison when no name repeats.
+#[inline(always)]
 fn fold_repeated_headers(headers: &mut HeaderMap) {
-    if headers.len() == headers.keys_len() {
-        return;
+    if headers.len() != headers.keys_len() {
+        fold_repeated(headers);
     }
+}
+
+/// [`fold_repeated_headers`] when some name repeats.
+#[cold]
+fn fold_repeated(headers: &mut HeaderMap) {
     let repeated: Vec<http::HeaderName> = headers
         .keys()
         .filter(|name| headers.get_all(*name).iter().nth(1).is_some())

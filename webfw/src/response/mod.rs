@@ -174,6 +174,7 @@ impl Response {
 
     /// A response to `req`, built in `slot` (built aside and moved there,
     /// the ~230-byte response would be copied once more).
+    #[inline(always)]
     pub(crate) fn new_in<'s>(
         slot: &'s mut InlineOption<Response>,
         req: &Request,

@@ -492,10 +492,17 @@ impl Mailbox {
     }
 
     /// Prepares the mailbox for the next request on the same connection.
+    /// Only a streamed response left anything to clear: the test is inlined,
+    /// the clearing is not.
+    #[inline(always)]
     pub(crate) fn reset(&self) {
-        if !self.streamed.swap(false, Ordering::Relaxed) {
-            return;
+        if self.streamed.swap(false, Ordering::Relaxed) {
+            self.clear_streamed();
         }
+    }
+
+    #[cold]
+    fn clear_streamed(&self) {
         let mut st = self.lock();
         st.head = None;
         let freed = st.clear_chunks();

@@ -146,6 +146,7 @@ pub(crate) struct Dispatch {
 }
 
 impl Dispatch {
+    #[inline(always)]
     pub(crate) fn new(
         chain: Chain,
         held: Option<Head>,

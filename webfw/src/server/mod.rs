@@ -662,6 +662,7 @@ struct HeadFacts {
 
 /// The size of a request head as Node counts it, and whether it has `Host`
 /// and `Expect` headers: one pass for all three.
+#[inline(always)]
 fn head_size(parts: &http::request::Parts) -> HeadFacts {
     let mut size = parts.uri.path_and_query().map_or(1, |p| p.as_str().len());
     let mut has_host = false;

@@ -29,6 +29,7 @@ impl Pair {
     /// [`Response::new_in`]). Built by the caller rather than by closures
     /// given here: a closure would hold the request's parts, and copy them
     /// once more.
+    #[inline(always)]
     pub(crate) fn empty() -> Pair {
         let slot = SPARE
             .try_with(Cell::take)
