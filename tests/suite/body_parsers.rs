@@ -428,6 +428,18 @@ async fn corrupt_and_truncated_compressed_bodies_get_zlibs_messages() {
         (st, v["message"].clone()),
         (400, json!("unexpected end of file"))
     );
+    // Node's messages for these two deflate streams: a reserved block type,
+    // and a zlib header that asks for a preset dictionary.
+    for (body, message) in [
+        (&[0x78, 0x9c, 0x07, 0, 0][..], "invalid block type"),
+        (
+            &[0x78, 0x20, 0, 0, 0, 1, 0x03, 0x00][..],
+            "Missing dictionary",
+        ),
+    ] {
+        let (st, v) = call(&s, "/json", &[JSON, ("Content-Encoding", "deflate")], body).await;
+        assert_eq!((st, v["message"].clone()), (400, json!(message)));
+    }
 }
 
 #[tokio::test]

@@ -7,8 +7,8 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
-use flate2::{Decompress, FlushDecompress, Status};
 use http_body::Body as _;
+use zlib_rs::{Inflate, InflateError, InflateFlush, Status};
 
 use super::errors;
 use crate::error::{BoxError, Error};
@@ -195,7 +195,7 @@ impl std::error::Error for Source {
 /// zlib's inflate, fed as the body streams, writing at most `limit + 1`
 /// bytes before it reports 413.
 struct Inflater {
-    d: Decompress,
+    d: Inflate,
     gzip: bool,
     ended: bool,
 }
@@ -203,7 +203,7 @@ struct Inflater {
 impl Inflater {
     fn new(gzip: bool) -> Inflater {
         Inflater {
-            d: new_decompress(gzip),
+            d: new_inflate(gzip),
             gzip,
             ended: false,
         }
@@ -213,22 +213,26 @@ impl Inflater {
         loop {
             if self.ended {
                 // Node's gunzip reads the members of a concatenated gzip
-                // stream; anything else after the end is ignored. The
-                // decoder is reset, not made anew: a member can be 20 bytes.
+                // stream; anything else after the end is ignored.
                 if self.gzip && input.first() == Some(&0x1f) {
-                    self.d.reset(true);
+                    self.d = new_inflate(true);
                     self.ended = false;
                 } else {
                     return Ok(());
                 }
             }
+            // The step is zeroed before zlib writes it: at most one step
+            // per call, however large the buffer has grown.
             let room = (limit + 1).saturating_sub(out.len()).clamp(1, INFLATE_STEP);
-            out.reserve_exact(room);
-            let (in0, out0) = (self.d.total_in(), out.len());
+            let out0 = out.len();
+            out.resize(out0 + room, 0);
+            let (in0, made0) = (self.d.total_in(), self.d.total_out());
             let status = self
                 .d
-                .decompress_vec(input, out, FlushDecompress::None)
-                .map_err(|e| errors::inflate_failed(e.message().unwrap_or("invalid data")))?;
+                .decompress(input, &mut out[out0..], InflateFlush::NoFlush);
+            let made = (self.d.total_out() - made0) as usize;
+            out.truncate(out0 + made);
+            let status = status.map_err(|e| errors::inflate_failed(self.message(e)))?;
             input = &input[(self.d.total_in() - in0) as usize..];
             if out.len() > limit {
                 return Err(errors::too_large());
@@ -237,10 +241,19 @@ impl Inflater {
                 self.ended = true;
                 continue;
             }
-            let filled = out.len() == out.capacity();
-            if input.is_empty() && !filled || out.len() == out0 && self.d.total_in() == in0 {
+            if input.is_empty() && made < room || made == 0 && self.d.total_in() == in0 {
                 return Ok(());
             }
+        }
+    }
+
+    /// What Node's zlib binding says of a failed inflate: zlib's own
+    /// message, or for a stream that needs a preset dictionary (none is
+    /// ever given) Node's `Missing dictionary`.
+    fn message(&self, e: InflateError) -> &'static str {
+        match e {
+            InflateError::NeedDict { .. } => "Missing dictionary",
+            _ => self.d.error_message().unwrap_or("invalid data"),
         }
     }
 
@@ -256,10 +269,8 @@ impl Inflater {
     }
 }
 
-fn new_decompress(gzip: bool) -> Decompress {
-    if gzip {
-        Decompress::new_gzip(15)
-    } else {
-        Decompress::new(true)
-    }
+/// A decoder for one zlib stream or one gzip member (window bits 15, plus
+/// 16 for gzip's wrapper).
+fn new_inflate(gzip: bool) -> Inflate {
+    Inflate::new(true, if gzip { 31 } else { 15 })
 }

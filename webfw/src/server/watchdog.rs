@@ -379,7 +379,10 @@ impl Ticker {
         // safe wrapper crate cost each app ~3 s of CPU to compile.
         // SAFETY: `timerfd_create` takes no pointers.
         let raw = unsafe {
-            libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_NONBLOCK | libc::TFD_CLOEXEC)
+            libc::timerfd_create(
+                libc::CLOCK_MONOTONIC,
+                libc::TFD_NONBLOCK | libc::TFD_CLOEXEC,
+            )
         };
         if raw < 0 {
             return Err(std::io::Error::last_os_error());
@@ -396,8 +399,7 @@ impl Ticker {
         };
         // SAFETY: `spec` outlives the call, which only reads it; a null old
         // value asks for none back.
-        let set =
-            unsafe { libc::timerfd_settime(fd.as_raw_fd(), 0, &spec, std::ptr::null_mut()) };
+        let set = unsafe { libc::timerfd_settime(fd.as_raw_fd(), 0, &spec, std::ptr::null_mut()) };
         if set < 0 {
             return Err(std::io::Error::last_os_error());
         }
