@@ -375,8 +375,9 @@ impl Ticker {
     #[allow(unsafe_code)]
     fn new(period: Duration) -> std::io::Result<Ticker> {
         use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-        // Two plain system calls: libc is in every build already, where a
-        // safe wrapper crate cost each app ~3 s of CPU to compile.
+        // Two plain system calls through libc, which every build has
+        // already: a wrapper crate for them was a large share of an app's
+        // build (docs/PERFORMANCE.md, issue #35).
         // SAFETY: `timerfd_create` takes no pointers.
         let raw = unsafe {
             libc::timerfd_create(
