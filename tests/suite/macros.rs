@@ -495,6 +495,161 @@ async fn mount_at_prefixes_every_path() {
 }
 
 // ---------------------------------------------------------------------------
+// simple paths (compiled without the regex engine) take the router's options
+
+#[middleware("/Mw")]
+fn opt_stamp(req: &mut Request, res: &mut Response) -> Result {
+    let url = req.url().to_owned();
+    res.set("x-mw-url", url);
+    next()
+}
+
+/// Answers with `req.route.path` and the params.
+fn route_and_params(req: &mut Request, res: &mut Response) -> Result {
+    let path = req
+        .route()
+        .and_then(|r| r.path())
+        .unwrap_or_default()
+        .to_owned();
+    let params = serde_json::to_value(req.params()).unwrap_or_default();
+    res.json(&json!({ "route": path, "params": params }))
+}
+
+#[get("/Users/:id")]
+fn opt_user(req: &mut Request, res: &mut Response) -> Result {
+    route_and_params(req, res)
+}
+
+#[get("/plain/")]
+fn opt_plain(req: &mut Request, res: &mut Response) -> Result {
+    route_and_params(req, res)
+}
+
+#[get("/Mw/:a/:b?")]
+fn opt_optional(req: &mut Request, res: &mut Response) -> Result {
+    route_and_params(req, res)
+}
+
+#[get(r"/num/:n(\d+)")]
+fn opt_number(req: &mut Request, res: &mut Response) -> Result {
+    route_and_params(req, res)
+}
+
+fn sensitive_strict_app() -> App {
+    let mut app = webfw::app();
+    app.enable("case sensitive routing");
+    app.enable("strict routing");
+    app
+}
+
+#[tokio::test]
+async fn simple_paths_take_the_routers_case_and_strict_options() {
+    let mut hand = sensitive_strict_app();
+    hand.use_at("/Mw", opt_stamp);
+    hand.get("/Users/:id", opt_user);
+    hand.get("/plain/", opt_plain);
+    hand.get("/Mw/:a/:b?", opt_optional);
+    hand.get(r"/num/:n(\d+)", opt_number);
+    let mut sub = sensitive_strict_app();
+    for (path, h) in [
+        (
+            "/P/Users/:id",
+            opt_user as fn(&mut Request, &mut Response) -> Result,
+        ),
+        ("/P/plain/", opt_plain),
+    ] {
+        sub.get(path, h);
+    }
+    hand.use_at("/sub", sub);
+
+    let mut mac = sensitive_strict_app();
+    mac.mount(routes![
+        opt_stamp,
+        opt_user,
+        opt_plain,
+        opt_optional,
+        opt_number
+    ]);
+    let mut sub = sensitive_strict_app();
+    sub.mount_at("/P", routes![opt_user, opt_plain]);
+    mac.use_at("/sub", sub);
+
+    let r = same(
+        hand,
+        mac,
+        &[
+            ("GET", "/Users/7"),
+            ("GET", "/users/7"),
+            ("GET", "/Users/7/"),
+            ("GET", "/plain/"),
+            ("GET", "/plain"),
+            ("GET", "/Mw/x"),
+            ("GET", "/Mw/x/y"),
+            ("GET", "/mw/x"),
+            ("GET", "/num/12"),
+            ("GET", "/num/ab"),
+            ("GET", "/sub/P/Users/8"),
+            ("GET", "/sub/p/users/8"),
+            ("GET", "/sub/P/plain/"),
+            ("GET", "/sub/P/plain"),
+        ],
+    )
+    .await;
+    let answer = |i: usize| (r[i].status, r[i].json());
+    assert_eq!(
+        answer(0),
+        (
+            200,
+            json!({ "route": "/Users/:id", "params": { "id": "7" } })
+        )
+    );
+    assert_eq!(r[1].status, 404, "case-sensitive");
+    assert_eq!(r[2].status, 404, "strict: no trailing slash");
+    assert_eq!(
+        answer(3),
+        (200, json!({ "route": "/plain/", "params": {} }))
+    );
+    assert_eq!(r[4].status, 404, "strict: the trailing slash is needed");
+    assert_eq!(
+        answer(5),
+        (
+            200,
+            json!({ "route": "/Mw/:a/:b?", "params": { "a": "x" } })
+        )
+    );
+    assert_eq!(r[5].header("x-mw-url"), Some("/x"));
+    assert_eq!(
+        answer(6),
+        (
+            200,
+            json!({ "route": "/Mw/:a/:b?", "params": { "a": "x", "b": "y" } })
+        )
+    );
+    assert_eq!((r[7].status, r[7].header("x-mw-url")), (404, None));
+    assert_eq!(
+        answer(8),
+        (
+            200,
+            json!({ "route": r"/num/:n(\d+)", "params": { "n": "12" } })
+        )
+    );
+    assert_eq!(r[9].status, 404);
+    assert_eq!(
+        answer(10),
+        (
+            200,
+            json!({ "route": "/P/Users/:id", "params": { "id": "8" } })
+        )
+    );
+    assert_eq!(r[11].status, 404);
+    assert_eq!(
+        answer(12),
+        (200, json!({ "route": "/P/plain/", "params": {} }))
+    );
+    assert_eq!(r[13].status, 404);
+}
+
+// ---------------------------------------------------------------------------
 // the generated structs are the handlers the runtime calls
 
 #[tokio::test]

@@ -14,8 +14,9 @@
 //!     impl ::webfw::Handler for show { /* calls the fn show */ }
 //!     impl ::webfw::__private::Mountable for show {
 //!         fn add_to(routes: &mut ::webfw::Routes) {
-//!             ::webfw::__private::route(routes, "show", Some("get"), &["/a"], show {});
-//!             ::webfw::__private::route(routes, "show", Some("post"), &["/b", "/c"], show {});
+//!             // `true`: the one path is simple (no regex engine at run time)
+//!             ::webfw::__private::route::<true, _>(routes, "show", Some("get"), &["/a"], show {});
+//!             ::webfw::__private::route::<false, _>(routes, "show", Some("post"), &["/b", "/c"], show {});
 //!         }
 //!     }
 //! };
@@ -29,6 +30,7 @@ use syn::{Attribute, Item, ItemFn, Meta};
 
 use crate::args::{self, Errors, Spec};
 use crate::kind::{Class, Kind};
+use crate::paths;
 use crate::signature;
 
 /// Expands the attribute `kind` with arguments `args` on `item`.
@@ -267,6 +269,7 @@ fn generate(func: &ItemFn, class: Class, specs: &[Spec]) -> TokenStream {
 
     let registrations = specs.iter().map(|spec| {
         let values = &spec.values;
+        let simple = paths::simple(values);
         match spec.kind {
             Kind::Method(_) | Kind::All | Kind::Route => {
                 let method = match &spec.method {
@@ -274,17 +277,17 @@ fn generate(func: &ItemFn, class: Class, specs: &[Spec]) -> TokenStream {
                     None => quote!(::core::option::Option::None),
                 };
                 quote! {
-                    ::webfw::__private::route(__webfw_routes, #name, #method, &[#(#values),*], #ident {});
+                    ::webfw::__private::route::<#simple, _>(__webfw_routes, #name, #method, &[#(#values),*], #ident {});
                 }
             }
             Kind::Param => quote! {
                 ::webfw::__private::param(__webfw_routes, #name, &[#(#values),*], #ident {});
             },
             Kind::Middleware => quote! {
-                ::webfw::__private::middleware(__webfw_routes, #name, &[#(#values),*], #ident {});
+                ::webfw::__private::middleware::<#simple, _>(__webfw_routes, #name, &[#(#values),*], #ident {});
             },
             Kind::ErrorHandler => quote! {
-                ::webfw::__private::error_handler(__webfw_routes, #name, &[#(#values),*], #ident {});
+                ::webfw::__private::error_handler::<#simple, _>(__webfw_routes, #name, &[#(#values),*], #ident {});
             },
         }
     });

@@ -27,6 +27,18 @@ impl PathUse {
     }
 }
 
+/// Whether the runtime compiles `paths` without the regex engine: no path
+/// (middleware everywhere) or one path `Pattern::simple` takes. It is asked
+/// with the route options, the narrowest: a path simple under them is
+/// simple under every option (webfw-pattern's unit tests check this).
+pub(crate) fn simple(paths: &[String]) -> bool {
+    match paths {
+        [] => true,
+        [one] => Pattern::simple(one, Options::route()).is_some(),
+        _ => false,
+    }
+}
+
 /// Compiles one path as the runtime will; errors point at the literal and
 /// show the offending character (stable Rust cannot point inside a literal).
 pub(crate) fn check_path(lit: &LitStr, how: PathUse) -> syn::Result<()> {

@@ -38,6 +38,35 @@ pub(crate) struct Program {
     insensitive: bool,
 }
 
+/// The backtracking engine as a pattern holds it: a trait object, so that
+/// its code is linked only where a [`Program`] is boxed (the compilers of
+/// paths no fast engine runs), not wherever a pattern is matched or cloned.
+pub(crate) trait Matcher: std::fmt::Debug + Send + Sync {
+    fn exec(&self, text: &str) -> Option<Exec>;
+    fn clone_boxed(&self) -> Box<dyn Matcher>;
+}
+
+impl Matcher for Program {
+    fn exec(&self, text: &str) -> Option<Exec> {
+        Program::exec(self, text)
+    }
+
+    fn clone_boxed(&self) -> Box<dyn Matcher> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Matcher> {
+    fn clone(&self) -> Self {
+        self.clone_boxed()
+    }
+}
+
+/// `program` as a pattern's engine.
+pub(crate) fn boxed(program: Program) -> Box<dyn Matcher> {
+    Box::new(program)
+}
+
 /// One matching step, with its character sets resolved (case-folded when
 /// insensitive).
 #[derive(Clone, Debug)]

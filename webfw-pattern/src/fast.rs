@@ -88,6 +88,12 @@ impl Lit {
         }
     }
 
+    /// The text as stored (ASCII letters lower-cased when insensitive).
+    fn as_string(&self) -> String {
+        // Made from a `&str` with ASCII letters folded: still UTF-8.
+        String::from_utf8_lossy(&self.text).into_owned()
+    }
+
     /// Does `p[at..]` start with this literal? The position after it.
     #[inline(always)]
     pub(crate) fn eat(&self, p: &[u8], at: usize) -> Option<usize> {
@@ -170,6 +176,12 @@ impl Literal {
             text: Lit::new(text, !opts.sensitive),
             tail,
         })
+    }
+
+    /// The literal prefix of the regex path-to-regexp builds: the text
+    /// (folded as it is compared).
+    pub(crate) fn prefix(&self) -> String {
+        self.text.as_string()
     }
 
     /// The length of the match.
@@ -305,6 +317,16 @@ impl Segments {
             tail,
             head_in_prefix: false,
         })
+    }
+
+    /// The literal prefix of the regex path-to-regexp builds: the head, and
+    /// the `/` of the first parameter unless that one is optional.
+    pub(crate) fn prefix(&self) -> String {
+        let mut prefix = self.head.as_string();
+        if self.params.first().is_some_and(|p| !p.optional) {
+            prefix.push('/');
+        }
+        prefix
     }
 
     /// Notes whether `prefix` (folded as the head is) starts with the head.

@@ -354,7 +354,9 @@ enum Engine {
     Star,
     Literal(fast::Literal),
     Segments(fast::Segments),
-    Backtrack(Box<Program>),
+    /// Behind a trait object that only the compilers of non-simple paths
+    /// make: a program whose paths are all simple links no backtracking.
+    Backtrack(Box<dyn backtrack::Matcher>),
 }
 
 fn flags_str(insensitive: bool) -> &'static str {
@@ -404,6 +406,9 @@ impl Pattern {
     /// assert!(Pattern::new("/a)", Options::route()).is_err());
     /// ```
     pub fn new(path: &str, opts: Options) -> Result<Pattern, PatternError> {
+        if let Some(simple) = Pattern::simple(path, opts) {
+            return Ok(simple);
+        }
         let flags = Flags {
             end: opts.end,
             strict: opts.strict,
@@ -415,21 +420,61 @@ impl Pattern {
         let raw: String = src.chars.iter().collect();
         let ast = jsre::parse(&src.chars)
             .map_err(|e| syntax_error(&e, &src, path.len(), &raw, insensitive))?;
-        let prefix = prefix::literal_prefix(&ast.alts, insensitive);
-        let engine = if path == "/" && !opts.end {
-            Engine::Slash
-        } else if path == "*" {
-            Engine::Star
-        } else if let Some(lit) = fast::Literal::new(path, opts) {
-            Engine::Literal(lit)
-        } else if let Some(mut seg) = fast::Segments::new(path, opts) {
-            seg.set_prefix(&prefix);
-            Engine::Segments(seg)
-        } else {
-            Engine::Backtrack(Box::new(Program::new(ast, insensitive)))
-        };
         Ok(Pattern {
             source,
+            keys: keys.into_iter().map(|k| k.key).collect(),
+            prefix: prefix::literal_prefix(&ast.alts, insensitive),
+            opts,
+            engine: Engine::Backtrack(backtrack::boxed(Program::new(ast, insensitive))),
+        })
+    }
+
+    /// [`Pattern::new`] for a path one of the regex-free engines runs: `"/"`
+    /// as middleware, `"*"`, literal text, and literal text with
+    /// whole-segment parameters (`/users/:id`, `/:a/:b?`); `None` for any
+    /// other path (`:id(\d+)`, `/ab?cd`, `/:from-:to`, non-ASCII text when
+    /// case-insensitive).
+    ///
+    /// It neither parses the regex nor builds the backtracking engine, so a
+    /// program that only compiles simple paths does not link them (webfw's
+    /// `routes![…]` uses this for the paths its attributes found simple).
+    /// Whenever it answers, the pattern is the one [`Pattern::new`] gives.
+    ///
+    /// ```
+    /// use webfw_pattern::{Options, Pattern};
+    ///
+    /// let p = Pattern::simple("/users/:id", Options::route()).unwrap();
+    /// assert_eq!(p.source(), r"^\/users(?:\/([^/]+?))\/?$");
+    /// assert_eq!(p.matches("/users/7").unwrap().params, vec![(0, "7")]);
+    /// assert!(Pattern::simple(r"/users/:id(\d+)", Options::route()).is_none());
+    /// ```
+    pub fn simple(path: &str, opts: Options) -> Option<Pattern> {
+        // The literal prefix each engine's text gives is the one the parsed
+        // regex would (a unit test compares the two on every shape).
+        let (engine, prefix) = if path == "/" && !opts.end {
+            // `^\/?(?=\/|$)`, or `^\/(?=\/|$)` when strict
+            let prefix = if opts.strict { "/" } else { "" };
+            (Engine::Slash, prefix.to_owned())
+        } else if path == "*" {
+            (Engine::Star, String::new())
+        } else if let Some(lit) = fast::Literal::new(path, opts) {
+            let prefix = lit.prefix();
+            (Engine::Literal(lit), prefix)
+        } else if let Some(mut seg) = fast::Segments::new(path, opts) {
+            let prefix = seg.prefix();
+            seg.set_prefix(&prefix);
+            (Engine::Segments(seg), prefix)
+        } else {
+            return None;
+        };
+        let flags = Flags {
+            end: opts.end,
+            strict: opts.strict,
+        };
+        let mut keys = Vec::new();
+        let src = compile::compile_path(path, flags, &mut keys);
+        Some(Pattern {
+            source: compile::v8_source(&src.chars),
             keys: keys.into_iter().map(|k| k.key).collect(),
             prefix,
             opts,
@@ -497,7 +542,7 @@ impl Pattern {
             err
         })?;
         let prefix = prefix::literal_prefix(&ast.alts, insensitive);
-        let engine = Engine::Backtrack(Box::new(Program::new(ast, insensitive)));
+        let engine = Engine::Backtrack(backtrack::boxed(Program::new(ast, insensitive)));
         Ok(Pattern {
             source,
             keys: keys.into_iter().map(|k: KeyRec| k.key).collect(),
@@ -538,7 +583,7 @@ impl Pattern {
         let ast = jsre::parse(&src.chars)
             .map_err(|e| syntax_error(&e, &src, source.len(), source, false))?;
         let prefix = prefix::literal_prefix_folded(&ast.alts, false, !opts.sensitive);
-        let engine = Engine::Backtrack(Box::new(Program::new(ast, false)));
+        let engine = Engine::Backtrack(backtrack::boxed(Program::new(ast, false)));
         Ok(Pattern {
             source: shown,
             keys,
@@ -978,6 +1023,73 @@ mod tests {
         assert_eq!(route(r"/routing/num/:id(\d+)").engine(), "backtrack");
         assert_eq!(mw("/user/:id/x").engine(), "segments");
         assert_eq!(route("/x(?!y)").engine(), "backtrack");
+    }
+
+    /// What `new` gave every path before simple ones skipped the regex
+    /// parser: the source, the keys and the parsed regex's literal prefix.
+    fn parsed(path: &str, opts: Options) -> (String, Vec<Key>, String) {
+        let flags = Flags {
+            end: opts.end,
+            strict: opts.strict,
+        };
+        let mut keys = Vec::new();
+        let src = compile::compile_path(path, flags, &mut keys);
+        let ast = jsre::parse(&src.chars).unwrap();
+        (
+            compile::v8_source(&src.chars),
+            keys.into_iter().map(|k| k.key).collect(),
+            prefix::literal_prefix(&ast.alts, !opts.sensitive),
+        )
+    }
+
+    /// The oracle's string paths, and every path of up to four segments
+    /// drawn from literal, parameter and non-ASCII pieces.
+    fn shapes() -> Vec<String> {
+        let data: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/oracle/cases.json")).unwrap();
+        let mut paths: Vec<String> = data["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["kind"] == "path")
+            .map(|c| c["input"][0].as_str().unwrap().to_owned())
+            .collect();
+        let pieces = ["", "Ab", "a.b", ":id", ":x_1?", "caf\u{e9}", "-~", ":p?"];
+        let mut level = vec![String::new()];
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|p| pieces.iter().map(move |s| format!("{p}/{s}")))
+                .collect();
+            paths.extend(level.iter().cloned());
+            paths.extend(level.iter().map(|p| format!("{p}/")));
+        }
+        paths.extend(["", "/", "*", "//"].map(String::from));
+        paths
+    }
+
+    #[test]
+    fn a_simple_pattern_is_the_one_the_parsed_regex_gives() {
+        let mut simple = 0;
+        for path in shapes() {
+            let checked_by_macros = Pattern::simple(&path, Options::route()).is_some();
+            for bits in 0..8u8 {
+                let opts = Options::new(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+                let Some(p) = Pattern::simple(&path, opts) else {
+                    // webfw's macros check with the route options: a path
+                    // simple there is simple under every option.
+                    assert!(!checked_by_macros, "{path:?} {opts:?}");
+                    continue;
+                };
+                simple += 1;
+                let (source, keys, prefix) = parsed(&path, opts);
+                assert_eq!(p.source(), source, "{path:?} {opts:?}");
+                assert_eq!(p.keys(), keys, "{path:?} {opts:?}");
+                assert_eq!(p.literal_prefix(), prefix, "{path:?} {opts:?}");
+                assert_ne!(p.engine(), "backtrack");
+            }
+        }
+        assert!(simple > 20_000, "only {simple} simple shapes");
     }
 
     #[test]

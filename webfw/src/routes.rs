@@ -34,7 +34,10 @@
 
 use std::fmt;
 
+use webfw_pattern::{Options, Pattern, PatternError};
+
 use crate::app::App;
+use crate::handler::IntoMiddlewares;
 use crate::router::{PathSpec, Router};
 
 /// What an entry of [`Routes`] registers.
@@ -62,7 +65,40 @@ pub enum EntryKind {
     ErrorHandler,
 }
 
-type Register = Box<dyn FnOnce(&mut Router, &str) + Send>;
+type Register = Box<dyn FnOnce(&mut Router, &At<'_>) + Send>;
+
+/// Where [`Routes::register`] puts the entries: under `prefix`, and how a
+/// prefixed path compiles.
+struct At<'a> {
+    prefix: &'a str,
+    /// `mount_at`'s compiler of prefixed paths. `mount` has none: there a
+    /// path the attribute found simple compiles without the regex engine,
+    /// and an app whose attributes' paths are all simple does not link it.
+    full: Option<fn(&PathSpec, Options) -> Result<Pattern, PatternError>>,
+}
+
+impl At<'_> {
+    /// A path the attribute found simple, under the prefix: what
+    /// `req.route.path` shows, and its pattern.
+    ///
+    /// # Panics
+    /// When the prefixed path is not a valid pattern.
+    fn simple(&self, router: &Router, path: &str, end: bool) -> (String, Pattern) {
+        let opts = router.pattern_opts(end);
+        let what = if end { "route" } else { "mount" };
+        let Some(compile) = self.full else {
+            let pattern = Pattern::simple(path, opts).unwrap_or_else(|| {
+                panic!("{what} path {path:?} was simple when its attribute was expanded")
+            });
+            return (path.to_owned(), pattern);
+        };
+        let path = join(self.prefix, path);
+        let spec = PathSpec::Pattern(path.clone());
+        let pattern =
+            compile(&spec, opts).unwrap_or_else(|e| panic!("invalid {what} path {spec:?}: {e}"));
+        (path, pattern)
+    }
+}
 
 /// One registration produced by a macro attribute.
 ///
@@ -264,9 +300,9 @@ impl Routes {
         });
     }
 
-    fn register(self, router: &mut Router, prefix: &str) {
+    fn register(self, router: &mut Router, at: &At<'_>) {
         for entry in self.entries {
-            (entry.register)(router, prefix);
+            (entry.register)(router, at);
         }
     }
 }
@@ -327,11 +363,43 @@ fn spec(prefix: &str, paths: &[&str]) -> Option<PathSpec> {
     }
 }
 
-fn check_prefix(prefix: &str) {
+/// `mount`'s place: no prefix.
+const UNPREFIXED: At<'static> = At {
+    prefix: "",
+    full: None,
+};
+
+/// `mount_at`'s place.
+fn prefixed(prefix: &str) -> At<'_> {
     assert!(
         prefix.is_empty() || prefix.starts_with('/'),
         "mount prefix {prefix:?} must start with '/'"
     );
+    At {
+        prefix,
+        full: Some(PathSpec::compile),
+    }
+}
+
+/// Mounts middleware on `paths` (everywhere when there are none); `SIMPLE`:
+/// the attribute found its path simple.
+fn use_on<const SIMPLE: bool, M>(
+    router: &mut Router,
+    at: &At<'_>,
+    paths: &'static [&'static str],
+    middleware: impl IntoMiddlewares<M>,
+) {
+    if !SIMPLE {
+        match spec(at.prefix, paths) {
+            Some(path) => router.use_at(path, middleware),
+            None => router.use_(middleware),
+        };
+    } else if paths.is_empty() && at.full.is_none() {
+        router.use_(middleware);
+    } else {
+        let (_, pattern) = at.simple(router, paths.first().copied().unwrap_or("/"), false);
+        router.use_compiled(pattern, middleware);
+    }
 }
 
 impl Router {
@@ -355,7 +423,7 @@ impl Router {
     /// app.use_at("/users", users);
     /// ```
     pub fn mount(&mut self, routes: Routes) -> &mut Self {
-        routes.register(self, "");
+        routes.register(self, &UNPREFIXED);
         self
     }
 
@@ -381,8 +449,7 @@ impl Router {
     /// router.mount_at("/api", routes); // GET /api/users
     /// ```
     pub fn mount_at(&mut self, prefix: &str, routes: Routes) -> &mut Self {
-        check_prefix(prefix);
-        routes.register(self, prefix);
+        routes.register(self, &prefixed(prefix));
         self
     }
 }
@@ -404,7 +471,7 @@ impl App {
     /// app.mount(routes![hello]);
     /// ```
     pub fn mount(&mut self, routes: Routes) -> &mut Self {
-        routes.register(self.router_mut(), "");
+        routes.register(self.router_mut(), &UNPREFIXED);
         self
     }
 
@@ -425,8 +492,7 @@ impl App {
     /// app.mount_at("/v1", routes![status]); // GET /v1/status
     /// ```
     pub fn mount_at(&mut self, prefix: &str, routes: Routes) -> &mut Self {
-        check_prefix(prefix);
-        routes.register(self.router_mut(), prefix);
+        routes.register(self.router_mut(), &prefixed(prefix));
         self
     }
 }
@@ -436,7 +502,7 @@ impl App {
 pub mod __private {
     use std::future::Future;
 
-    use super::{EntryKind, Routes, spec};
+    use super::{EntryKind, Routes, spec, use_on};
     use crate::handler::{ErrorHandler, Handler, HandlerFuture, ParamHandler, error_handler_value};
 
     /// Implemented by the struct a webfw attribute generates next to the
@@ -487,8 +553,9 @@ pub mod __private {
         T::add_to(routes);
     }
 
-    /// A route: `method` is lower case, `None` for `#[all]`.
-    pub fn route<H: Handler>(
+    /// A route: `method` is lower case, `None` for `#[all]`. `SIMPLE`: its
+    /// one path is simple (`webfw_pattern::Pattern::simple`).
+    pub fn route<const SIMPLE: bool, H: Handler>(
         routes: &mut Routes,
         name: &'static str,
         method: Option<&'static str>,
@@ -500,9 +567,14 @@ pub mod __private {
             EntryKind::Route,
             Some(method.unwrap_or("all")),
             paths,
-            Box::new(move |router, prefix| {
-                let path = spec(prefix, paths).unwrap_or_else(|| "/".into());
-                let route = router.route(path);
+            Box::new(move |router, at| {
+                let route = if SIMPLE {
+                    let path = paths.first().copied().unwrap_or("/");
+                    let (path, pattern) = at.simple(router, path, true);
+                    router.route_compiled(Some(path), pattern)
+                } else {
+                    router.route(spec(at.prefix, paths).unwrap_or_else(|| "/".into()))
+                };
                 match method {
                     Some(m) => route.method(m, handler),
                     None => route.all(handler),
@@ -523,14 +595,15 @@ pub mod __private {
             EntryKind::Param,
             None,
             names,
-            Box::new(move |router, _prefix| {
+            Box::new(move |router, _at| {
                 router.params(names, handler);
             }),
         );
     }
 
-    /// Middleware on `paths` (everywhere when empty).
-    pub fn middleware<H: Handler>(
+    /// Middleware on `paths` (everywhere when empty). `SIMPLE`: it has no
+    /// path or one simple path.
+    pub fn middleware<const SIMPLE: bool, H: Handler>(
         routes: &mut Routes,
         name: &'static str,
         paths: &'static [&'static str],
@@ -541,19 +614,13 @@ pub mod __private {
             EntryKind::Middleware,
             None,
             paths,
-            Box::new(move |router, prefix| match spec(prefix, paths) {
-                Some(path) => {
-                    router.use_at(path, handler);
-                }
-                None => {
-                    router.use_(handler);
-                }
-            }),
+            Box::new(move |router, at| use_on::<SIMPLE, _>(router, at, paths, handler)),
         );
     }
 
     /// Error-handling middleware on `paths` (everywhere when empty).
-    pub fn error_handler<E: ErrorHandler>(
+    /// `SIMPLE`: as for [`middleware`].
+    pub fn error_handler<const SIMPLE: bool, E: ErrorHandler>(
         routes: &mut Routes,
         name: &'static str,
         paths: &'static [&'static str],
@@ -564,12 +631,8 @@ pub mod __private {
             EntryKind::ErrorHandler,
             None,
             paths,
-            Box::new(move |router, prefix| {
-                let mw = error_handler_value(handler);
-                match spec(prefix, paths) {
-                    Some(path) => router.use_at(path, mw),
-                    None => router.use_(mw),
-                };
+            Box::new(move |router, at| {
+                use_on::<SIMPLE, _>(router, at, paths, error_handler_value(handler));
             }),
         );
     }

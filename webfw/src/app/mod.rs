@@ -275,7 +275,9 @@ impl App {
     /// app.use_(|_: &mut Request, _: &mut Response| next());
     /// ```
     pub fn use_<M>(&mut self, middleware: impl IntoMiddlewares<M>) -> &mut Self {
-        self.use_at("/", middleware)
+        let handlers = self.mounting(&PathSpec::Pattern("/".into()), middleware);
+        self.router_mut().push_use_everywhere(handlers);
+        self
     }
 
     /// `app.use(path, fn…)`: mounts middleware, routers or sub-apps on a path.
@@ -295,6 +297,18 @@ impl App {
         middleware: impl IntoMiddlewares<M>,
     ) -> &mut Self {
         let path = path.into();
+        let handlers = self.mounting(&path, middleware);
+        self.router_mut().push_use(path, handlers);
+        self
+    }
+
+    /// The middleware of `app.use`, with every sub-app among them given its
+    /// `mountpath` and its mount hooks fired.
+    fn mounting<M>(
+        &mut self,
+        path: &PathSpec,
+        middleware: impl IntoMiddlewares<M>,
+    ) -> Vec<Middleware> {
         let mut handlers = Vec::new();
         middleware.into_use_middlewares(&mut handlers);
         for h in &mut handlers {
@@ -306,8 +320,7 @@ impl App {
                 }
             }
         }
-        self.router_mut().push_use(path, handlers);
-        self
+        handlers
     }
 
     /// `app.route(path)`.

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use webfw_pattern::{Key, LiteralEnd, Pattern};
 
+use super::Params;
 use super::index::Fact;
 use super::route::Route;
-use super::{Params, PathSpec};
 use crate::app_ref::parent::Parent;
 use crate::error::Error;
 use crate::handler::{Entry, Middleware};
@@ -38,19 +38,7 @@ pub(crate) struct Matched {
 }
 
 impl<K> Layer<K> {
-    pub(crate) fn new(
-        path: &PathSpec,
-        opts: webfw_pattern::Options,
-        kind: K,
-    ) -> Result<Layer<K>, webfw_pattern::PatternError> {
-        let pattern = match path {
-            PathSpec::Pattern(p) => Pattern::new(p, opts)?,
-            PathSpec::Many(list) => {
-                let refs: Vec<&str> = list.iter().map(String::as_str).collect();
-                Pattern::many(&refs, opts)?
-            }
-            PathSpec::Regex(r) => Pattern::regex(r, opts)?,
-        };
+    pub(crate) fn new(pattern: Pattern, kind: K) -> Layer<K> {
         let keys = pattern
             .keys()
             .iter()
@@ -59,12 +47,12 @@ impl<K> Layer<K> {
                 Key::Index(i) => Arc::from(i.to_string().as_str()),
             })
             .collect();
-        Ok(Layer {
+        Layer {
             literal_end: pattern.literal_end(),
             pattern,
             keys,
             kind,
-        })
+        }
     }
 
     /// The same path, running what `f` makes of its kind.
@@ -255,7 +243,7 @@ mod tests {
                         } else {
                             LayerKind::Route(Route::new(Some(p.clone())))
                         };
-                        Layer::new(&spec, opts, kind).unwrap()
+                        Layer::new(spec.compile(opts).unwrap(), kind)
                     })
                     .collect();
                 let idx = index(&stack, sensitive);

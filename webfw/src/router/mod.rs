@@ -16,6 +16,8 @@ pub(crate) mod verbs;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use webfw_pattern::Pattern;
+
 pub use crate::request::Params;
 pub use route::RouteBuilder;
 
@@ -122,6 +124,22 @@ impl PathSpec {
         match self {
             PathSpec::Pattern(p) => Some(p.clone()),
             _ => None,
+        }
+    }
+
+    /// Compiles the path for a layer; a string path one of the regex-free
+    /// engines runs skips the regex parser.
+    pub(crate) fn compile(
+        &self,
+        opts: webfw_pattern::Options,
+    ) -> Result<Pattern, webfw_pattern::PatternError> {
+        match self {
+            PathSpec::Pattern(p) => Pattern::new(p, opts),
+            PathSpec::Many(list) => {
+                let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+                Pattern::many(&refs, opts)
+            }
+            PathSpec::Regex(r) => Pattern::regex(r, opts),
         }
     }
 
@@ -238,7 +256,7 @@ impl Router {
         }
     }
 
-    fn pattern_opts(&self, end: bool) -> webfw_pattern::Options {
+    pub(crate) fn pattern_opts(&self, end: bool) -> webfw_pattern::Options {
         webfw_pattern::Options {
             end,
             strict: end && self.opts.strict,
@@ -254,7 +272,10 @@ impl Router {
     /// router.use_(|_req: &mut Request, _res: &mut Response| next());
     /// ```
     pub fn use_<M>(&mut self, middleware: impl IntoMiddlewares<M>) -> &mut Self {
-        self.use_at("/", middleware)
+        let mut handlers = Vec::new();
+        middleware.into_use_middlewares(&mut handlers);
+        self.push_use_everywhere(handlers);
+        self
     }
 
     /// Registers middleware under a mount path (`router.use(path, fn)`): the
@@ -282,12 +303,42 @@ impl Router {
     }
 
     pub(crate) fn push_use(&mut self, path: PathSpec, handlers: Vec<Middleware>) {
+        self.push_use_compiled(handlers, |opts| {
+            path.compile(opts)
+                .unwrap_or_else(|e| panic!("invalid mount path {path:?}: {e}"))
+        });
+    }
+
+    /// `use` without a path: `"/"`, which never needs the regex engine.
+    pub(crate) fn push_use_everywhere(&mut self, handlers: Vec<Middleware>) {
+        self.push_use_compiled(handlers, |opts| {
+            Pattern::simple("/", opts).expect("\"/\" is a simple mount path")
+        });
+    }
+
+    /// `use` on a pattern compiled by the caller (`mount` compiles a simple
+    /// path without the regex engine).
+    pub(crate) fn use_compiled<M>(
+        &mut self,
+        pattern: Pattern,
+        middleware: impl IntoMiddlewares<M>,
+    ) -> &mut Self {
+        let mut handlers = Vec::new();
+        middleware.into_use_middlewares(&mut handlers);
+        self.push_use_compiled(handlers, |_| pattern);
+        self
+    }
+
+    fn push_use_compiled(
+        &mut self,
+        handlers: Vec<Middleware>,
+        compile: impl FnOnce(webfw_pattern::Options) -> Pattern,
+    ) {
         assert!(
             !handlers.is_empty(),
             "Router.use() requires a middleware function"
         );
-        let layer = Layer::new(&path, self.pattern_opts(false), handlers)
-            .unwrap_or_else(|e| panic!("invalid mount path {path:?}: {e}"));
+        let layer = Layer::new(compile(self.pattern_opts(false)), handlers);
         self.uses.push((self.len(), layer));
     }
 
@@ -304,9 +355,20 @@ impl Router {
     /// ```
     pub fn route(&mut self, path: impl Into<PathSpec>) -> RouteBuilder<'_> {
         let path = path.into();
-        let route = Route::new(path.display());
-        let layer = Layer::new(&path, self.pattern_opts(true), route)
+        let pattern = path
+            .compile(self.pattern_opts(true))
             .unwrap_or_else(|e| panic!("invalid route path {path:?}: {e}"));
+        self.route_compiled(path.display(), pattern)
+    }
+
+    /// `route` on a pattern compiled by the caller; `display` is
+    /// `req.route.path`.
+    pub(crate) fn route_compiled(
+        &mut self,
+        display: Option<String>,
+        pattern: Pattern,
+    ) -> RouteBuilder<'_> {
+        let layer = Layer::new(pattern, Route::new(display));
         let at = self.len();
         RouteBuilder::new(&mut self.routes.push_mut((at, layer)).1.kind)
     }
