@@ -67,6 +67,9 @@ pub enum EntryKind {
 
 type Register = Box<dyn FnOnce(&mut Router, &At<'_>) + Send>;
 
+/// Compiles a layer's path with every syntax ([`PathSpec::compile`]).
+type Compile = fn(&PathSpec, Options) -> Result<Pattern, PatternError>;
+
 /// Where [`Routes::register`] puts the entries: under `prefix`, and how a
 /// prefixed path compiles.
 struct At<'a> {
@@ -74,7 +77,7 @@ struct At<'a> {
     /// `mount_at`'s compiler of prefixed paths. `mount` has none: there a
     /// path the attribute found simple compiles without the regex engine,
     /// and an app whose attributes' paths are all simple does not link it.
-    full: Option<fn(&PathSpec, Options) -> Result<Pattern, PatternError>>,
+    full: Option<Compile>,
 }
 
 impl At<'_> {
