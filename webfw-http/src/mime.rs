@@ -1,50 +1,114 @@
-//! Extension to MIME type lookup for `res.type` (the `mime` 1.x table Express
-//! uses, through `mime_guess`).
+//! Extension to MIME type lookups, with the tables Express 4 uses: mime
+//! 1.6.0 for `res.type`, `res.format` and files (send's), and mime-types
+//! 2.1.35 for `req.accepts` and `req.is`.
 //!
 //! ```
 //! assert_eq!(webfw_http::mime::lookup("html"), "text/html");
 //! assert_eq!(webfw_http::mime::lookup(".png"), "image/png");
 //! assert_eq!(webfw_http::mime::lookup("nope"), "application/octet-stream");
+//! assert_eq!(webfw_http::mime::lookup_db("a/b.wasm"), Some("application/wasm"));
 //! ```
 
-/// The MIME type for an extension or file name (`html`, `.png`, `a/b.json`);
-/// `application/octet-stream` when unknown.
+// Generated: its layout is the generator's.
+#[rustfmt::skip]
+mod table;
+
+/// mime 1.6's `lookup`, as `res.type` and send call it: the extension is
+/// what follows the last `.`, `/` or `\\` (the whole text when there is
+/// none); `application/octet-stream` when unknown.
 ///
 /// ```
 /// assert_eq!(webfw_http::mime::lookup("html"), "text/html");
 /// assert_eq!(webfw_http::mime::lookup(".png"), "image/png");
+/// assert_eq!(webfw_http::mime::lookup("a/b.MAP"), "application/json");
 /// assert_eq!(webfw_http::mime::lookup("nope"), "application/octet-stream");
 /// ```
 pub fn lookup(ext_or_path: &str) -> &'static str {
-    let ext = ext_or_path.rsplit(['.', '/']).next().unwrap_or(ext_or_path);
-    let ext = if ext.is_empty() { ext_or_path } else { ext };
-    // Lower-cased on the stack: `res.type('json')` runs per request.
-    let mut buf = [0u8; 16];
-    let owned;
-    let lower = match buf.get_mut(..ext.len()) {
-        Some(b) => {
-            b.copy_from_slice(ext.as_bytes());
-            b.make_ascii_lowercase();
-            // ASCII lower-casing keeps the text valid UTF-8.
-            std::str::from_utf8(b).unwrap_or(ext)
-        }
-        None => {
-            owned = ext.to_ascii_lowercase();
-            owned.as_str()
-        }
+    // `path.replace(/^.*[\.\/\\]/, '')`: `.` stops at a line terminator.
+    let line = ext_or_path
+        .find(['\n', '\r', '\u{2028}', '\u{2029}'])
+        .map_or(ext_or_path, |end| &ext_or_path[..end]);
+    let ext = match line.rfind(['.', '/', '\\']) {
+        Some(at) => &ext_or_path[at + 1..],
+        None => ext_or_path,
     };
-    match lower {
-        // Entries where mime 1.6 differs from mime_guess's table.
-        "js" | "mjs" => "application/javascript",
-        "txt" | "text" => "text/plain",
-        "json" => "application/json",
-        "htm" | "html" => "text/html",
-        "xml" => "application/xml",
-        "rtf" => "application/rtf",
-        other => mime_guess::from_ext(other)
-            .first_raw()
-            .unwrap_or("application/octet-stream"),
+    find(ext, &table::SEND).unwrap_or("application/octet-stream")
+}
+
+/// mime-types' `lookup`, as `req.accepts` and `req.is` call it: the
+/// extension of `x.` + the text as Node's `path.extname` finds it (after
+/// the last `/`, trailing slashes ignored); `None` when there is none or
+/// it is unknown.
+///
+/// ```
+/// use webfw_http::mime::lookup_db;
+/// assert_eq!(lookup_db("json"), Some("application/json"));
+/// assert_eq!(lookup_db("dir/file.Html"), Some("text/html"));
+/// assert_eq!(lookup_db("dir/file"), None);
+/// assert_eq!(lookup_db("nope"), None);
+/// ```
+pub fn lookup_db(ext_or_path: &str) -> Option<&'static str> {
+    if ext_or_path.is_empty() {
+        return None;
     }
+    let trimmed = ext_or_path.trim_end_matches('/');
+    // All slashes: `x.` + it has the extension `.`, which is empty.
+    if trimmed.is_empty() {
+        return None;
+    }
+    // The last component of `x.` + the text; a leading dot of the first
+    // component is preceded by `x.`.
+    let (base, first) = match trimmed.rfind('/') {
+        Some(at) => (&trimmed[at + 1..], false),
+        None => (trimmed, true),
+    };
+    let dot = base.rfind('.');
+    let ext = match dot {
+        // `.bashrc`: a leading dot is not an extension; `..` has none.
+        Some(0) if !first => return None,
+        Some(at) if !first && base == ".." && at == 1 => return None,
+        Some(at) => &base[at + 1..],
+        // `x.` + `html`: the dot of the prefix.
+        None if first => base,
+        None => return None,
+    };
+    find(ext, &table::DB)
+}
+
+/// The type `types` gives the extension, compared ASCII-case-insensitively.
+fn find(ext: &str, types: &[u16]) -> Option<&'static str> {
+    let (exts, ends) = (table::EXTS.as_bytes(), &table::EXT_END);
+    let at =
+        |i: usize| &exts[if i == 0 { 0 } else { usize::from(ends[i - 1]) }..usize::from(ends[i])];
+    let ext = ext.as_bytes();
+    let (mut lo, mut hi) = (0, ends.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        // The table is lower case: compare it with the extension folded.
+        let order = at(mid)
+            .iter()
+            .copied()
+            .cmp(ext.iter().map(u8::to_ascii_lowercase));
+        match order {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return type_at(types[mid]),
+        }
+    }
+    None
+}
+
+fn type_at(index: u16) -> Option<&'static str> {
+    if index == table::NONE {
+        return None;
+    }
+    let i = usize::from(index);
+    let start = if i == 0 {
+        0
+    } else {
+        usize::from(table::TYPE_END[i - 1])
+    };
+    table::TYPES.get(start..usize::from(table::TYPE_END[i]))
 }
 
 /// The `res.set('Content-Type', …)` value of the most common types, with the

@@ -362,20 +362,6 @@ pub fn accepted_media_types(accept: Option<&str>) -> Vec<String> {
     )
 }
 
-/// `mime-types`' `lookup` for `accepts`: an extension or file name to its
-/// type, `None` when unknown.
-fn extension_type(ext: &str) -> Option<&'static str> {
-    let t = super::mime::lookup(ext);
-    if t != "application/octet-stream" {
-        return Some(t);
-    }
-    let last = ext.rsplit(['.', '/']).next().unwrap_or(ext);
-    mime_guess::from_ext(last)
-        .first_raw()
-        .is_some()
-        .then_some(t)
-}
-
 /// `req.accepts(types)` (accepts 1.3): the index of the best of `types`
 /// (MIME types, or extension names such as `json`), or `None` when none is
 /// acceptable. With no (or an empty) `Accept` header, the first type.
@@ -400,7 +386,7 @@ pub fn accepts(accept: Option<&str>, types: &[&str]) -> Option<usize> {
             if t.contains('/') {
                 Some(*t)
             } else {
-                extension_type(t)
+                super::mime::lookup_db(t)
             }
         })
         .collect();

@@ -176,24 +176,7 @@ fn normalize_expected(t: &str) -> Option<Cow<'_, str>> {
     if t.contains('/') {
         return Some(Cow::Borrowed(t));
     }
-    lookup_extension(t).map(Cow::Borrowed)
-}
-
-/// mime-types `lookup`: the type for an extension or file name, `None` when
-/// unknown.
-fn lookup_extension(t: &str) -> Option<&'static str> {
-    let ext = t
-        .rsplit(['.', '/'])
-        .next()
-        .unwrap_or(t)
-        .to_ascii_lowercase();
-    if ext.is_empty() {
-        return None;
-    }
-    match super::mime::lookup(&ext) {
-        "application/octet-stream" if !matches!(ext.as_str(), "bin" | "exe" | "dll" | "so") => None,
-        found => Some(found),
-    }
+    super::mime::lookup_db(t).map(Cow::Borrowed)
 }
 
 /// type-is `mimeMatch(expected, actual)`.
