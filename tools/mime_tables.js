@@ -72,6 +72,9 @@ console.log(`//! The extension tables of mime 1.6.0 (send's: \`res.type\`, \`res
 /// No type for the extension in that table.
 pub(super) const NONE: u16 = ${NONE};
 
+/// The longest extension's length.
+pub(super) const LONGEST: usize = ${Math.max(...exts.map((e) => e.length))};
+
 /// Every extension either table knows, sorted by bytes, concatenated.
 pub(super) const EXTS: &str = ${chunks(exts)};
 

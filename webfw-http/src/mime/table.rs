@@ -6,6 +6,9 @@
 /// No type for the extension in that table.
 pub(super) const NONE: u16 = 65535;
 
+/// The longest extension's length.
+pub(super) const LONGEST: usize = 24;
+
 /// Every extension either table knows, sorted by bytes, concatenated.
 pub(super) const EXTS: &str = concat!(
     "1231km3dml3ds3g23gp3gpp3mf7zaabaacaamaasabwacaccaceacuacutcadpaepafmafpageaheadaiaifaifc",
