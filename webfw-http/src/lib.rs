@@ -15,6 +15,7 @@
 pub mod content_disposition;
 pub mod content_type;
 pub mod cookie;
+#[cfg(feature = "cookie-signature")]
 pub mod cookie_signature;
 #[doc(hidden)]
 pub mod date;

@@ -294,6 +294,24 @@ impl Response {
         Ok(self.append("Set-Cookie", line))
     }
 
+    /// `s:` and the value signed with cookie-parser's first secret.
+    #[cfg(feature = "cookie-parser")]
+    fn signed(&self, text: &str) -> Result<String, Error> {
+        let Some(secret) = self.cookie_secret.as_deref() else {
+            return Err(no_secret());
+        };
+        Ok(format!(
+            "s:{}",
+            crate::http::cookie_signature::sign(text, secret)
+        ))
+    }
+
+    /// Only cookie-parser gives the response a secret.
+    #[cfg(not(feature = "cookie-parser"))]
+    fn signed(&self, _text: &str) -> Result<String, Error> {
+        Err(no_secret())
+    }
+
     fn serialize_cookie(
         &self,
         name: &str,
@@ -302,12 +320,7 @@ impl Response {
     ) -> Result<String, Error> {
         let mut text = value.to_cookie_text();
         if options.signed {
-            let Some(secret) = self.cookie_secret.as_deref() else {
-                return Err(Error::new(
-                    "cookieParser(\"secret\") required for signed cookies",
-                ));
-            };
-            text = format!("s:{}", crate::http::cookie_signature::sign(&text, secret));
+            text = self.signed(&text)?;
         }
         let mut expires = options.expires.map(epoch_ms);
         let mut max_age = None;
@@ -387,4 +400,9 @@ impl Response {
         }
         self.cookie_with(name, "", &options)
     }
+}
+
+/// Express's error for a signed cookie without `cookieParser(secret)`.
+fn no_secret() -> Error {
+    Error::new("cookieParser(\"secret\") required for signed cookies")
 }

@@ -134,6 +134,7 @@ pub struct Response {
     head_at: Option<Instant>,
     /// The secret `res.cookie` signs with (`req.secret`), set by
     /// `cookie_parser`.
+    #[cfg(feature = "cookie-parser")]
     pub(crate) cookie_secret: Option<Arc<str>>,
 }
 
@@ -200,6 +201,7 @@ impl Response {
             no_etag: true,
             time_head: false,
             head_at: None,
+            #[cfg(feature = "cookie-parser")]
             cookie_secret: None,
         });
         // One pass over the request's headers (a lookup each would cost
