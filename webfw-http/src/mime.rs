@@ -85,16 +85,13 @@ fn find(ext: &str, types: &[u16]) -> Option<&'static str> {
     let folded = buf.get_mut(..ext.len())?;
     folded.copy_from_slice(ext.as_bytes());
     folded.make_ascii_lowercase();
-    let (exts, ends) = (table::EXTS.as_bytes(), &table::EXT_END);
-    let (mut lo, mut hi) = (0, ends.len());
+    let (mut lo, mut hi) = (0, table::EXT_END.len());
     while lo < hi {
         let mid = (lo + hi) / 2;
-        let start = if mid == 0 {
-            0
-        } else {
-            usize::from(ends[mid - 1])
-        };
-        match exts[start..usize::from(ends[mid])].cmp(folded) {
+        match entry(table::EXTS, &table::EXT_END, mid)
+            .as_bytes()
+            .cmp(folded)
+        {
             std::cmp::Ordering::Less => lo = mid + 1,
             std::cmp::Ordering::Greater => hi = mid,
             std::cmp::Ordering::Equal => return type_at(types[mid]),
@@ -122,16 +119,13 @@ fn common(ext: &str) -> Option<&'static str> {
 }
 
 fn type_at(index: u16) -> Option<&'static str> {
-    if index == table::NONE {
-        return None;
-    }
-    let i = usize::from(index);
-    let start = if i == 0 {
-        0
-    } else {
-        usize::from(table::TYPE_END[i - 1])
-    };
-    table::TYPES.get(start..usize::from(table::TYPE_END[i]))
+    (index != table::NONE).then(|| entry(table::TYPES, &table::TYPE_END, usize::from(index)))
+}
+
+/// Entry `i` of a generated table: `text` cut at the offsets in `ends`.
+fn entry(text: &'static str, ends: &[u16], i: usize) -> &'static str {
+    let start = i.checked_sub(1).map_or(0, |prev| usize::from(ends[prev]));
+    &text[start..usize::from(ends[i])]
 }
 
 /// The `res.set('Content-Type', …)` value of the most common types, with the
@@ -198,14 +192,7 @@ mod tests {
             "html", "htm", "txt", "css", "js", "json", "png", "jpg", "jpeg", "gif", "svg",
         ] {
             let at = (0..table::EXT_END.len())
-                .find(|&i| {
-                    let start = if i == 0 {
-                        0
-                    } else {
-                        usize::from(table::EXT_END[i - 1])
-                    };
-                    &table::EXTS[start..usize::from(table::EXT_END[i])] == ext
-                })
+                .find(|&i| entry(table::EXTS, &table::EXT_END, i) == ext)
                 .unwrap();
             let common = common(ext);
             assert!(common.is_some(), "{ext}");

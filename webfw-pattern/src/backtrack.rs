@@ -62,11 +62,6 @@ impl Clone for Box<dyn Matcher> {
     }
 }
 
-/// `program` as a pattern's engine.
-pub(crate) fn boxed(program: Program) -> Box<dyn Matcher> {
-    Box::new(program)
-}
-
 /// One matching step, with its character sets resolved (case-folded when
 /// insensitive).
 #[derive(Clone, Debug)]

@@ -154,6 +154,15 @@ pub(crate) struct Flags {
     pub(crate) strict: bool,
 }
 
+impl From<crate::Options> for Flags {
+    fn from(opts: crate::Options) -> Flags {
+        Flags {
+            end: opts.end,
+            strict: opts.strict,
+        }
+    }
+}
+
 /// Compile one string path like `pathToRegexp(path, keys, options)`,
 /// appending to `keys`. Returns the raw source (with the leading `^`).
 pub(crate) fn compile_path(path: &str, flags: Flags, keys: &mut Vec<KeyRec>) -> Source {

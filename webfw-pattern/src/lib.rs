@@ -409,10 +409,7 @@ impl Pattern {
         if let Some(simple) = Pattern::simple(path, opts) {
             return Ok(simple);
         }
-        let flags = Flags {
-            end: opts.end,
-            strict: opts.strict,
-        };
+        let flags = Flags::from(opts);
         let insensitive = !opts.sensitive;
         let mut keys = Vec::new();
         let src = compile::compile_path(path, flags, &mut keys);
@@ -425,7 +422,7 @@ impl Pattern {
             keys: keys.into_iter().map(|k| k.key).collect(),
             prefix: prefix::literal_prefix(&ast.alts, insensitive),
             opts,
-            engine: Engine::Backtrack(backtrack::boxed(Program::new(ast, insensitive))),
+            engine: Engine::Backtrack(Box::new(Program::new(ast, insensitive))),
         })
     }
 
@@ -467,10 +464,7 @@ impl Pattern {
         } else {
             return None;
         };
-        let flags = Flags {
-            end: opts.end,
-            strict: opts.strict,
-        };
+        let flags = Flags::from(opts);
         let mut keys = Vec::new();
         let src = compile::compile_path(path, flags, &mut keys);
         Some(Pattern {
@@ -500,10 +494,7 @@ impl Pattern {
     /// assert_eq!(p.matches("/routing/arr/one").unwrap().params, vec![]);
     /// ```
     pub fn many(paths: &[&str], opts: Options) -> Result<Pattern, PatternError> {
-        let flags = Flags {
-            end: opts.end,
-            strict: opts.strict,
-        };
+        let flags = Flags::from(opts);
         let insensitive = !opts.sensitive;
         let mut keys = Vec::new();
         let mut joined = Source::default();
@@ -542,7 +533,7 @@ impl Pattern {
             err
         })?;
         let prefix = prefix::literal_prefix(&ast.alts, insensitive);
-        let engine = Engine::Backtrack(backtrack::boxed(Program::new(ast, insensitive)));
+        let engine = Engine::Backtrack(Box::new(Program::new(ast, insensitive)));
         Ok(Pattern {
             source,
             keys: keys.into_iter().map(|k: KeyRec| k.key).collect(),
@@ -583,7 +574,7 @@ impl Pattern {
         let ast = jsre::parse(&src.chars)
             .map_err(|e| syntax_error(&e, &src, source.len(), source, false))?;
         let prefix = prefix::literal_prefix_folded(&ast.alts, false, !opts.sensitive);
-        let engine = Engine::Backtrack(backtrack::boxed(Program::new(ast, false)));
+        let engine = Engine::Backtrack(Box::new(Program::new(ast, false)));
         Ok(Pattern {
             source: shown,
             keys,
@@ -1028,10 +1019,7 @@ mod tests {
     /// What `new` gave every path before simple ones skipped the regex
     /// parser: the source, the keys and the parsed regex's literal prefix.
     fn parsed(path: &str, opts: Options) -> (String, Vec<Key>, String) {
-        let flags = Flags {
-            end: opts.end,
-            strict: opts.strict,
-        };
+        let flags = Flags::from(opts);
         let mut keys = Vec::new();
         let src = compile::compile_path(path, flags, &mut keys);
         let ast = jsre::parse(&src.chars).unwrap();
