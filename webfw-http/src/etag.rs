@@ -10,7 +10,6 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD;
-use sha1::{Digest as _, Sha1};
 
 /// Builds the entity tag of a response body: `"<len hex>-<hash>"`, prefixed with `W/` when `weak`.
 ///
@@ -43,7 +42,7 @@ pub fn write_entity_tag(body: &[u8], weak: bool, out: &mut String) {
     if weak {
         out.push_str("W/");
     }
-    let digest = Sha1::digest(body);
+    let digest = crate::sha1::digest(body);
     // 20 digest bytes are 27 base64 characters once the single `=` pad is dropped, which is
     // exactly the 27-character prefix etag keeps.
     let mut b64 = [0u8; 27];

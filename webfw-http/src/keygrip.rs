@@ -13,8 +13,6 @@
 //! ```
 
 use base64::Engine;
-use hmac::{Hmac, Mac};
-use sha1::Sha1;
 
 /// `keygrip.sign(data)` with one key: base64url HMAC-SHA1, no padding.
 ///
@@ -23,11 +21,25 @@ use sha1::Sha1;
 /// assert_eq!(sign("session=eyJuIjo0fQ==", "key-new"), "xBNDpKJjSBecrE2s9bTDBwf6SwA");
 /// ```
 pub fn sign(data: &str, key: &str) -> String {
-    // HMAC takes keys of any length, so this cannot fail.
-    let mut m = <Hmac<Sha1> as Mac>::new_from_slice(key.as_bytes())
-        .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
-    m.update(data.as_bytes());
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(m.finalize().into_bytes())
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(hmac_sha1(key.as_bytes(), data.as_bytes()))
+}
+
+/// HMAC (RFC 2104) over SHA-1's 64-byte blocks.
+fn hmac_sha1(key: &[u8], data: &[u8]) -> [u8; 20] {
+    let mut block = [0u8; 64];
+    if key.len() > 64 {
+        block[..20].copy_from_slice(&crate::sha1::digest(key));
+    } else {
+        block[..key.len()].copy_from_slice(key);
+    }
+    let padded = |pad: u8, rest: &[u8]| {
+        let mut v: Vec<u8> = block.iter().map(|b| b ^ pad).collect();
+        v.extend_from_slice(rest);
+        v
+    };
+    let inner = crate::sha1::digest(&padded(0x36, data));
+    crate::sha1::digest(&padded(0x5c, &inner))
 }
 
 /// `keygrip.index(data, digest)`: the position of the key that signed
@@ -68,6 +80,27 @@ mod tests {
         assert_eq!(
             sign("session=eyJuIjoxfQ==", "key-new"),
             "5wXwmfm8b9rjSVV9KS8BZjOOKpc"
+        );
+    }
+
+    /// RFC 2202's HMAC-SHA1 cases 1, 3 and 6 (a key longer than a block).
+    #[test]
+    fn hmac_sha1_matches_rfc_2202() {
+        let hex = |d: [u8; 20]| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        assert_eq!(
+            hex(hmac_sha1(&[0x0b; 20], b"Hi There")),
+            "b617318655057264e28bc0b6fb378c8ef146be00"
+        );
+        assert_eq!(
+            hex(hmac_sha1(&[0xaa; 20], &[0xdd; 50])),
+            "125d7342b9ac11cd91a39af48aa17b4f63f175d3"
+        );
+        assert_eq!(
+            hex(hmac_sha1(
+                &[0xaa; 80],
+                b"Test Using Larger Than Block-Size Key - Hash Key First"
+            )),
+            "aa4ae5e15272d00e95705637ce8a3b55ed402112"
         );
     }
 

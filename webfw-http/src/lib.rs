@@ -31,6 +31,7 @@ pub mod proxy_addr;
 pub mod qs;
 pub mod querystring;
 pub mod range;
+mod sha1;
 pub mod status;
 pub mod type_is;
 pub mod vary;
