@@ -4,14 +4,24 @@
 //! `PRI * HTTP/2.0` with Node's bare 400 and the connection closes; hyper's
 //! HTTP/1 parser would close it without a word.
 
-use tokio::io::{AsyncWrite, AsyncWriteExt};
+use std::future::poll_fn;
+use std::pin::Pin;
+
+use tokio::io::AsyncWrite;
 
 use super::bare;
 
-/// Answers the preface with Node's 400 and closes the connection.
+/// Answers the preface with Node's 400 and closes the connection. (By hand:
+/// `write_all` would put tokio's `io-util` into every user's build.)
 pub(super) async fn refuse(mut io: impl AsyncWrite + Unpin) {
-    let _ = io.write_all(bare::node_bytes(400)).await;
-    let _ = io.shutdown().await;
+    let mut rest = bare::node_bytes(400);
+    while !rest.is_empty() {
+        match poll_fn(|cx| Pin::new(&mut io).poll_write(cx, rest)).await {
+            Ok(n) if n > 0 => rest = &rest[n..],
+            _ => break,
+        }
+    }
+    let _ = poll_fn(|cx| Pin::new(&mut io).poll_shutdown(cx)).await;
 }
 
 // The module only exists without `http2`.
@@ -19,7 +29,7 @@ pub(super) async fn refuse(mut io: impl AsyncWrite + Unpin) {
 mod tests {
     use std::sync::Arc;
 
-    use tokio::io::AsyncReadExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     use super::super::bare::Bare;
     use super::super::sanitize::{RawTargets, Sanitize, Sniffed};
