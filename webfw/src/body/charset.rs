@@ -2,16 +2,18 @@
 //! does for body-parser 1.20: labels are compared in iconv-lite's canonical
 //! form (lower case, punctuation dropped), exactly the charsets it knows are
 //! known, the Unicode ones drop a leading byte-order mark, and bytes a
-//! charset cannot map become U+FFFD. Single-byte charsets use iconv-lite's
-//! own tables (`charset_tables.rs`); its double-byte ones (Shift_JIS,
-//! EUC-JP, GBK, GB18030, EUC-KR, Big5) come from `encoding_rs`, which
-//! differs from iconv-lite on invalid pairs (iconv-lite reads their second
-//! byte again, so writes one U+FFFD more).
+//! charset cannot map become U+FFFD. The single-byte and double-byte
+//! charsets, and every name of theirs, are generated from iconv-lite's own
+//! tables (`charset_tables.rs`, `dbcs_tables.rs`, decoded by `dbcs.rs`);
+//! UTF-8, UTF-16 and UTF-7 are done by hand. A JavaScript string may hold a
+//! lone surrogate, a Rust one may not: where iconv-lite writes one, here is
+//! U+FFFD. `iconv_oracle.rs` compares the double-byte and UTF-16 decoders
+//! with iconv-lite's answers (`webfw/tests/oracle/iconv.js`).
 
 use base64::Engine;
-use encoding_rs::Encoding;
 
 use super::charset_tables::{NAMES, TABLES};
+use super::dbcs_tables::NAMES as DBCS_NAMES;
 
 /// iconv-lite's canonical name: lower case, a trailing `:1234` dropped,
 /// only letters and digits kept (`UTF_8` → `utf8`).
@@ -44,8 +46,8 @@ enum Codec {
     Hex,
     /// A single-byte table of [`TABLES`].
     Single(&'static str),
-    /// A double-byte charset.
-    Double(&'static Encoding),
+    /// A double-byte charset: its index in `dbcs_tables::CODECS`.
+    Double(usize),
 }
 
 impl Codec {
@@ -75,24 +77,13 @@ fn codec(label: &str) -> Option<Codec> {
         "binary" => Codec::Binary,
         "base64" => Codec::Base64,
         "hex" => Codec::Hex,
-        "shiftjis" | "csshiftjis" | "mskanji" | "sjis" | "windows31j" | "ms31j" | "xsjis"
-        | "windows932" | "ms932" | "cp932" | "932" => Codec::Double(encoding_rs::SHIFT_JIS),
-        "eucjp" => Codec::Double(encoding_rs::EUC_JP),
-        "gb2312" | "gb231280" | "gb23121980" | "csgb2312" | "csiso58gb231280" | "euccn"
-        | "windows936" | "ms936" | "cp936" | "936" | "gbk" | "xgbk" | "isoir58" => {
-            Codec::Double(encoding_rs::GBK)
-        }
-        "gb18030" | "chinese" => Codec::Double(encoding_rs::GB18030),
-        "windows949" | "ms949" | "cp949" | "949" | "cseuckr" | "csksc56011987" | "euckr"
-        | "isoir149" | "korean" | "ksc56011987" | "ksc56011989" | "ksc5601" => {
-            Codec::Double(encoding_rs::EUC_KR)
-        }
-        "windows950" | "ms950" | "cp950" | "950" | "big5" | "big5hkscs" | "cnbig5" | "csbig5"
-        | "xxbig5" => Codec::Double(encoding_rs::BIG5),
-        name => {
-            let i = NAMES.binary_search_by_key(&name, |&(n, _)| n).ok()?;
-            Codec::Single(TABLES[usize::from(NAMES[i].1)])
-        }
+        name => match NAMES.binary_search_by_key(&name, |&(n, _)| n) {
+            Ok(i) => Codec::Single(TABLES[usize::from(NAMES[i].1)]),
+            Err(_) => {
+                let i = DBCS_NAMES.binary_search_by_key(&name, |&(n, _)| n).ok()?;
+                Codec::Double(usize::from(DBCS_NAMES[i].1))
+            }
+        },
     })
 }
 
@@ -107,8 +98,8 @@ pub(crate) fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
     let codec = codec(label)?;
     let text = match codec {
         Codec::Utf8 => String::from_utf8_lossy(bytes).into_owned(),
-        Codec::Utf16Le => utf16(bytes, encoding_rs::UTF_16LE),
-        Codec::Utf16Be => utf16(bytes, encoding_rs::UTF_16BE),
+        Codec::Utf16Le => utf16(bytes, u16::from_le_bytes),
+        Codec::Utf16Be => utf16(bytes, u16::from_be_bytes),
         Codec::Utf16Detect => utf16(bytes, detect_utf16(bytes)),
         Codec::Utf7 => super::utf7::decode(bytes, b'+', false),
         Codec::Utf7Imap => super::utf7::decode(bytes, b'&', true),
@@ -123,7 +114,7 @@ pub(crate) fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
                 .collect()
         }
         Codec::Single(table) => single_byte(bytes, table),
-        Codec::Double(enc) => enc.decode_without_bom_handling(bytes).0.into_owned(),
+        Codec::Double(codec) => super::dbcs::decode(bytes, codec),
     };
     Some(match text.strip_prefix('\u{feff}') {
         Some(rest) if codec.drops_bom() => rest.to_owned(),
@@ -145,16 +136,22 @@ fn single_byte(bytes: &[u8], table: &str) -> String {
         .collect()
 }
 
-/// iconv-lite drops an odd trailing byte of UTF-16 rather than replacing it.
-fn utf16(bytes: &[u8], enc: &'static Encoding) -> String {
-    let even = &bytes[..bytes.len() & !1];
-    enc.decode_without_bom_handling(even).0.into_owned()
+/// Node's UTF-16 (iconv-lite's own for big-endian): each pair of bytes is a
+/// code unit, an odd trailing byte is dropped rather than replaced.
+fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> String {
+    let units = bytes.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
+    char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
 }
 
-fn detect_utf16(b: &[u8]) -> &'static Encoding {
+/// iconv-lite's `utf16` decoder: a BOM decides, else which half of the
+/// first 32 code units holds more zero bytes of ASCII text, else
+/// little-endian.
+fn detect_utf16(b: &[u8]) -> fn([u8; 2]) -> u16 {
     match b {
-        [0xfe, 0xff, ..] => return encoding_rs::UTF_16BE,
-        [0xff, 0xfe, ..] => return encoding_rs::UTF_16LE,
+        [0xfe, 0xff, ..] => return u16::from_be_bytes,
+        [0xff, 0xfe, ..] => return u16::from_le_bytes,
         _ => {}
     }
     let n = (b.len() & !1).min(64);
@@ -168,9 +165,9 @@ fn detect_utf16(b: &[u8]) -> &'static Encoding {
         }
     }
     if be > le {
-        encoding_rs::UTF_16BE
+        u16::from_be_bytes
     } else {
-        encoding_rs::UTF_16LE
+        u16::from_le_bytes
     }
 }
 

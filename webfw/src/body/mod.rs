@@ -23,7 +23,11 @@
 
 mod charset;
 mod charset_tables;
+mod dbcs;
+mod dbcs_tables;
 mod errors;
+#[cfg(test)]
+mod iconv_oracle;
 mod json;
 mod json_syntax;
 pub(crate) mod json_value;
