@@ -23,6 +23,7 @@ pub mod encodeurl;
 pub mod escape_html;
 pub mod etag;
 pub mod fresh;
+pub mod inflate;
 #[cfg(feature = "keygrip")]
 pub mod keygrip;
 pub mod mime;

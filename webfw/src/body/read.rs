@@ -8,19 +8,16 @@ use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use http_body::Body as _;
-use zlib_rs::{Inflate, InflateError, InflateFlush, Status};
 
 use super::errors;
 use crate::error::{BoxError, Error};
+use crate::http::inflate::{Format, Inflate, Status};
 use crate::request::{RawBody, Request};
 
 /// Bytes read from the connection and thrown away after an error, so that
 /// a client still sending gets its response rather than a reset; a body
 /// larger than this is cut off.
 const DRAIN_BUDGET: usize = 1 << 20;
-
-/// Output produced per inflate step: bounds the decoder's buffer growth.
-const INFLATE_STEP: usize = 16 * 1024;
 
 /// The most compressed bytes read for a body whose inflated `limit` is
 /// given: twice the limit plus 64 KiB. Deflate never grows data by more than
@@ -148,8 +145,8 @@ async fn read_inner(
             }
         }
     }
-    if let Some(inf) = inflater.as_mut() {
-        inf.finish(&mut out, spec.limit)?;
+    if let Some(inf) = inflater.as_ref() {
+        inf.finish()?;
     }
     if declared.is_some_and(|n| n != received) {
         return Err(errors::size_invalid());
@@ -192,23 +189,17 @@ impl std::error::Error for Source {
     }
 }
 
-/// zlib's inflate, fed as the body streams, writing at most `limit + 1`
+/// Node's zlib inflate, fed as the body streams, writing at most `limit + 1`
 /// bytes before it reports 413.
 struct Inflater {
     d: Inflate,
-    /// Where zlib writes each step, zeroed once: zeroing room in `out` for
-    /// every call would cost a client that drips its body 16 KiB a byte.
-    step: Box<[u8]>,
-    gzip: bool,
     ended: bool,
 }
 
 impl Inflater {
     fn new(gzip: bool) -> Inflater {
         Inflater {
-            d: new_inflate(gzip),
-            step: vec![0; INFLATE_STEP].into_boxed_slice(),
-            gzip,
+            d: Inflate::new(if gzip { Format::Gzip } else { Format::Zlib }),
             ended: false,
         }
     }
@@ -218,59 +209,37 @@ impl Inflater {
             if self.ended {
                 // Node's gunzip reads the members of a concatenated gzip
                 // stream; anything else after the end is ignored.
-                if self.gzip && input.first() == Some(&0x1f) {
-                    self.d = new_inflate(true);
+                if self.d.format() == Format::Gzip && input.first() == Some(&0x1f) {
+                    self.d.reset();
                     self.ended = false;
                 } else {
                     return Ok(());
                 }
             }
-            let room = (limit + 1).saturating_sub(out.len()).clamp(1, INFLATE_STEP);
-            let (in0, made0) = (self.d.total_in(), self.d.total_out());
-            let status = self
+            // An error before 413: zlib reads on while its output is full
+            // (to the next byte it would write), and reports what it finds.
+            // The decoder reads back-references from `out`, this member's
+            // output at its end.
+            let step = self
                 .d
-                .decompress(input, &mut self.step[..room], InflateFlush::NoFlush);
-            let made = (self.d.total_out() - made0) as usize;
-            out.extend_from_slice(&self.step[..made]);
-            let status = status.map_err(|e| errors::inflate_failed(self.message(e)))?;
-            input = &input[(self.d.total_in() - in0) as usize..];
+                .inflate(input, out, limit.saturating_add(1))
+                .map_err(|e| errors::inflate_failed(e.message()))?;
+            input = &input[step.consumed..];
             if out.len() > limit {
                 return Err(errors::too_large());
             }
-            if status == Status::StreamEnd {
-                self.ended = true;
-                continue;
-            }
-            if input.is_empty() && made < room || made == 0 && self.d.total_in() == in0 {
+            if step.status != Status::StreamEnd {
                 return Ok(());
             }
+            self.ended = true;
         }
     }
 
-    /// What Node's zlib binding says of a failed inflate: zlib's own
-    /// message, or for a stream that needs a preset dictionary (none is
-    /// ever given) Node's `Missing dictionary`.
-    fn message(&self, e: InflateError) -> &'static str {
-        match e {
-            InflateError::NeedDict { .. } => "Missing dictionary",
-            _ => self.d.error_message().unwrap_or("invalid data"),
-        }
+    /// The body ended: a stream cut short is Node's `unexpected end of
+    /// file`.
+    fn finish(&self) -> Result<(), Error> {
+        self.d
+            .finish()
+            .map_err(|e| errors::inflate_failed(e.message()))
     }
-
-    /// The body ended: anything the decoder still holds comes out, and a
-    /// stream cut short is zlib's `unexpected end of file`.
-    fn finish(&mut self, out: &mut Vec<u8>, limit: usize) -> Result<(), Error> {
-        self.feed(&[], out, limit)?;
-        if self.ended {
-            Ok(())
-        } else {
-            Err(errors::inflate_failed("unexpected end of file"))
-        }
-    }
-}
-
-/// A decoder for one zlib stream or one gzip member (window bits 15, plus
-/// 16 for gzip's wrapper).
-fn new_inflate(gzip: bool) -> Inflate {
-    Inflate::new(true, if gzip { 31 } else { 15 })
 }
