@@ -6,22 +6,7 @@
 //
 // ICONV_LITE=DIR takes iconv-lite from another checkout's node_modules.
 "use strict";
-const path = require("path");
-const dir = process.env.ICONV_LITE || path.join(__dirname, "../tests/interop/node_modules/iconv-lite");
-const iconv = require(dir);
-if (require(path.join(dir, "package.json")).version !== "0.4.24") {
-    throw new Error("expected iconv-lite 0.4.24 (body-parser 1.20's)");
-}
-iconv.getCodec("utf8"); // loads iconv.encodings
-
-function resolve(name) {
-    let codec = iconv.encodings[name];
-    while (typeof codec === "string") {
-        name = codec;
-        codec = iconv.encodings[name];
-    }
-    return [name, codec];
-}
+const { iconv, resolve } = require("./iconv_lite");
 
 const tables = [];
 const tableIndex = new Map();

@@ -17,26 +17,13 @@
 "use strict";
 const path = require("path");
 const fs = require("fs");
-const dir = path.join(__dirname, "../../../tests/interop/node_modules/iconv-lite");
-const iconv = require(dir);
-if (require(path.join(dir, "package.json")).version !== "0.4.24") {
-    throw new Error("expected iconv-lite 0.4.24 (body-parser 1.20's)");
-}
-iconv.getCodec("utf8"); // loads iconv.encodings
+const { dir, iconv, resolve } = require("../../../tools/iconv_lite");
 
 const decode = (bytes, label) => iconv.decode(Buffer.from(bytes), label).toWellFormed();
 const rows = [];
 const row = (label, bytes) => rows.push([label, Buffer.from(bytes).toString("hex"), decode(bytes, label)]);
 
 // Every double-byte codec and each of its names.
-function resolve(name) {
-    let codec = iconv.encodings[name];
-    while (typeof codec === "string") {
-        name = codec;
-        codec = iconv.encodings[name];
-    }
-    return [name, codec];
-}
 const aliases = Object.keys(iconv.encodings).sort().filter((name) => {
     const [, codec] = resolve(name);
     return !name.startsWith("_") && codec && codec.type === "_dbcs";
