@@ -29,7 +29,11 @@ pub(crate) fn canonical_charset(label: &str) -> String {
         .collect()
 }
 
-enum Codec {
+/// The Unicode charsets: all that `express.json` (`utf-*` labels) and
+/// `express.urlencoded` (UTF-8) decode. Kept apart from [`Codec`] so that
+/// those two parsers link none of the single- and double-byte tables.
+#[derive(Clone, Copy)]
+enum Unicode {
     Utf8,
     Utf16Le,
     Utf16Be,
@@ -39,46 +43,64 @@ enum Codec {
     Utf7,
     /// RFC 3501's variant: `&` opens base64, `,` stands for `/`.
     Utf7Imap,
+}
+
+impl Unicode {
+    /// The codec of a canonical name, if it is a Unicode one.
+    fn of(canonical: &str) -> Option<Unicode> {
+        Some(match canonical {
+            "utf8" | "unicode11utf8" | "cesu8" => Unicode::Utf8,
+            "utf16le" | "ucs2" => Unicode::Utf16Le,
+            "utf16be" => Unicode::Utf16Be,
+            "utf16" => Unicode::Utf16Detect,
+            "utf7" | "unicode11utf7" => Unicode::Utf7,
+            "utf7imap" => Unicode::Utf7Imap,
+            _ => return None,
+        })
+    }
+
+    /// The text, without the leading U+FEFF that iconv-lite's `bomAware`
+    /// codecs (these, and no others) drop.
+    fn decode(self, bytes: &[u8]) -> String {
+        let text = match self {
+            Unicode::Utf8 => String::from_utf8_lossy(bytes).into_owned(),
+            Unicode::Utf16Le => utf16(bytes, u16::from_le_bytes),
+            Unicode::Utf16Be => utf16(bytes, u16::from_be_bytes),
+            Unicode::Utf16Detect => utf16(bytes, detect_utf16(bytes)),
+            Unicode::Utf7 => super::utf7::decode(bytes, b'+', false),
+            Unicode::Utf7Imap => super::utf7::decode(bytes, b'&', true),
+        };
+        match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_owned(),
+            None => text,
+        }
+    }
+}
+
+enum Codec {
+    Unicode(Unicode),
     /// `binary`: each byte is the code point of the same number.
     Binary,
     /// Node's `buf.toString('base64')` and `('hex')`: the bytes written out.
     Base64,
     Hex,
-    /// A single-byte table of [`TABLES`].
-    Single(&'static str),
+    /// A single-byte table: its index in [`TABLES`].
+    Single(usize),
     /// A double-byte charset: its index in `dbcs_tables::CODECS`.
     Double(usize),
 }
 
-impl Codec {
-    /// iconv-lite's `bomAware` codecs drop a leading U+FEFF; the others keep it.
-    fn drops_bom(&self) -> bool {
-        matches!(
-            self,
-            Codec::Utf8
-                | Codec::Utf16Le
-                | Codec::Utf16Be
-                | Codec::Utf16Detect
-                | Codec::Utf7
-                | Codec::Utf7Imap
-        )
-    }
-}
-
 fn codec(label: &str) -> Option<Codec> {
     let c = canonical_charset(label);
+    if let Some(unicode) = Unicode::of(&c) {
+        return Some(Codec::Unicode(unicode));
+    }
     Some(match c.as_str() {
-        "utf8" | "unicode11utf8" | "cesu8" => Codec::Utf8,
-        "utf16le" | "ucs2" => Codec::Utf16Le,
-        "utf16be" => Codec::Utf16Be,
-        "utf16" => Codec::Utf16Detect,
-        "utf7" | "unicode11utf7" => Codec::Utf7,
-        "utf7imap" => Codec::Utf7Imap,
         "binary" => Codec::Binary,
         "base64" => Codec::Base64,
         "hex" => Codec::Hex,
         name => match NAMES.binary_search_by_key(&name, |&(n, _)| n) {
-            Ok(i) => Codec::Single(TABLES[usize::from(NAMES[i].1)]),
+            Ok(i) => Codec::Single(usize::from(NAMES[i].1)),
             Err(_) => {
                 let i = DBCS_NAMES.binary_search_by_key(&name, |&(n, _)| n).ok()?;
                 Codec::Double(usize::from(DBCS_NAMES[i].1))
@@ -95,14 +117,8 @@ pub(crate) fn charset_supported(label: &str) -> bool {
 /// `iconv.decode(bytes, label)`: the text, or `None` for a charset
 /// iconv-lite does not know (body-parser's 415 `charset.unsupported`).
 pub(crate) fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
-    let codec = codec(label)?;
-    let text = match codec {
-        Codec::Utf8 => String::from_utf8_lossy(bytes).into_owned(),
-        Codec::Utf16Le => utf16(bytes, u16::from_le_bytes),
-        Codec::Utf16Be => utf16(bytes, u16::from_be_bytes),
-        Codec::Utf16Detect => utf16(bytes, detect_utf16(bytes)),
-        Codec::Utf7 => super::utf7::decode(bytes, b'+', false),
-        Codec::Utf7Imap => super::utf7::decode(bytes, b'&', true),
+    Some(match codec(label)? {
+        Codec::Unicode(unicode) => unicode.decode(bytes),
         Codec::Binary => bytes.iter().map(|&b| char::from(b)).collect(),
         Codec::Base64 => base64::engine::general_purpose::STANDARD.encode(bytes),
         Codec::Hex => {
@@ -113,13 +129,22 @@ pub(crate) fn decode_charset(bytes: &[u8], label: &str) -> Option<String> {
                 .map(char::from)
                 .collect()
         }
-        Codec::Single(table) => single_byte(bytes, table),
+        Codec::Single(table) => single_byte(bytes, TABLES[table]),
         Codec::Double(codec) => super::dbcs::decode(bytes, codec),
-    };
-    Some(match text.strip_prefix('\u{feff}') {
-        Some(rest) if codec.drops_bom() => rest.to_owned(),
-        _ => text,
     })
+}
+
+/// [`decode_charset`] for a label of a Unicode charset, `None` for any
+/// other: what `express.json` decodes, whose labels start with `utf-`
+/// (none of iconv-lite's other charsets has such a name).
+pub(crate) fn decode_unicode(bytes: &[u8], label: &str) -> Option<String> {
+    Some(Unicode::of(&canonical_charset(label))?.decode(bytes))
+}
+
+/// UTF-8 as iconv-lite decodes it: U+FFFD for each invalid sequence, a
+/// leading byte-order mark dropped.
+pub(crate) fn decode_utf8(bytes: &[u8]) -> String {
+    Unicode::Utf8.decode(bytes)
 }
 
 /// A table of 128 characters maps the high half (the low half is ASCII);
@@ -212,6 +237,39 @@ mod tests {
         );
         assert_eq!(decode_charset(b"hi", "hex").as_deref(), Some("6869"));
         assert_eq!(decode_charset(b"x", "utf-32"), None);
+    }
+
+    #[test]
+    fn decode_unicode_is_decode_charset_for_the_unicode_labels() {
+        let inputs: [&[u8]; 6] = [
+            b"",
+            b"\xef\xbb\xbf{}",
+            b"\xff\xfe{\0}\0",
+            b"\0{\0}",
+            b"+AOk-\xff",
+            b"&AOk-,x",
+        ];
+        for label in [
+            "utf-8",
+            "UTF8",
+            "cesu8",
+            "utf-16",
+            "utf-16le",
+            "ucs-2",
+            "utf-16be",
+            "utf-7",
+            "utf-7-imap",
+            "unicode-1-1-utf-8",
+        ] {
+            for bytes in inputs {
+                assert_eq!(decode_unicode(bytes, label), decode_charset(bytes, label));
+                assert!(decode_unicode(bytes, label).is_some(), "{label}");
+            }
+        }
+        for label in ["utf-32", "utf-9", "latin1", "hex", "gbk"] {
+            assert_eq!(decode_unicode(b"x", label), None, "{label}");
+        }
+        assert_eq!(decode_utf8(b"\xef\xbb\xbfA\xff"), "A\u{fffd}");
     }
 
     #[test]

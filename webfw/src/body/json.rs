@@ -171,7 +171,7 @@ fn parse_json(bytes: &[u8], charset: &str, opts: &JsonOptions) -> std::result::R
             text.strip_prefix('\u{feff}').unwrap_or(text)
         }
         _ => {
-            decoded = super::decode_charset(bytes, charset)
+            decoded = super::decode_unicode(bytes, charset)
                 .ok_or_else(|| errors::charset_unsupported(charset))?;
             &decoded
         }

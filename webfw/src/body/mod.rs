@@ -43,7 +43,7 @@ use bytes::Bytes;
 use serde::Serialize;
 use serde_json::Value;
 
-pub(crate) use charset::{charset_supported, decode_charset};
+pub(crate) use charset::{charset_supported, decode_charset, decode_unicode, decode_utf8};
 pub use json::{JsonOptions, JsonParser, json};
 pub use limit::Limit;
 pub use options::MediaTypes;

@@ -139,7 +139,7 @@ impl Handler for UrlencodedParser {
         HandlerFuture::boxed(Box::pin(async move {
             let body = match self.options.common.read(req, res, Some("utf-8")).await {
                 Ok(bytes) => {
-                    let text = super::decode_charset(&bytes, "utf-8").unwrap_or_default();
+                    let text = super::decode_utf8(&bytes);
                     parse_form(&text, &self.options).map_err(errors::parse_failed)
                 }
                 Err(e) => Err(e),
