@@ -7,7 +7,7 @@
 mod readers;
 
 use readers::{Outcome, our_reader, zlib_rs_reader};
-use webfw_http::inflate::{Format, Inflate, Status};
+use webfw_http::inflate::{Format, Inflate};
 use zlib_rs::{DeflateConfig, DeflateFlush, Strategy};
 
 /// xorshift64*: reproducible cases without a dependency.
