@@ -197,6 +197,8 @@ impl ListenOptions {
     /// How many worker threads [`App::listen_with`](crate::App::listen_with)
     /// runs (default: one per CPU core, tokio's default). Ignored when
     /// [`single_threaded`](Self::single_threaded) is set; zero counts as one.
+    /// Without the `multi-thread` feature (on by default) there is one
+    /// thread whatever this says.
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).workers(4);
@@ -355,25 +357,31 @@ impl From<u16> for ListenOptions {
 impl ListenOptions {
     /// The tokio runtime [`App::listen_with`](crate::App::listen_with) serves
     /// on: [`single_threaded`](Self::single_threaded), else
-    /// [`workers`](Self::workers) threads. For programs that must run async
-    /// code before they serve (see [`Server::wait_with_signals`](crate::Server::wait_with_signals)).
+    /// [`workers`](Self::workers) threads (with the `multi-thread` feature,
+    /// on by default; one thread without it). For programs that must run
+    /// async code before they serve (see [`Server::wait_with_signals`](crate::Server::wait_with_signals)).
     ///
     /// ```
-    /// let rt = webfw::ListenOptions::port(0).workers(2).runtime()?;
-    /// assert_eq!(rt.metrics().num_workers(), 2);
+    /// let rt = webfw::ListenOptions::port(0).host("127.0.0.1").workers(2).runtime()?;
+    /// rt.block_on(async {
+    ///     let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+    ///     server.shutdown().await;
+    ///     Ok::<(), std::io::Error>(())
+    /// })?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn runtime(&self) -> io::Result<tokio::runtime::Runtime> {
-        if self.single_threaded {
-            return tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build();
+        #[cfg(feature = "multi-thread")]
+        if !self.single_threaded {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            if let Some(threads) = self.workers {
+                builder.worker_threads(threads);
+            }
+            return builder.enable_all().build();
         }
-        let mut builder = tokio::runtime::Builder::new_multi_thread();
-        if let Some(threads) = self.workers {
-            builder.worker_threads(threads);
-        }
-        builder.enable_all().build()
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
     }
 }
 
@@ -484,8 +492,9 @@ mod tests {
 
     #[test]
     fn workers_sets_the_runtime_threads() {
+        let threads = |n| if cfg!(feature = "multi-thread") { n } else { 1 };
         let rt = ListenOptions::port(0).workers(3).runtime().unwrap();
-        assert_eq!(rt.metrics().num_workers(), 3);
+        assert_eq!(rt.metrics().num_workers(), threads(3));
         let rt = ListenOptions::port(0).workers(0).runtime().unwrap();
         assert_eq!(rt.metrics().num_workers(), 1);
         let rt = ListenOptions::port(0)
