@@ -3,8 +3,8 @@
 //! (`current_thread` runtime), as the kit requires.
 //!
 //! Environment: `PORT`, `STATIC_DIR`, `LOG_FILE`, `ROUTES` (see the kit's
-//! README), and `WORKERS`: N > 0 serves on tokio's multi-threaded runtime
-//! with N worker threads instead (`docs/PERFORMANCE.md`, multi-core).
+//! README), and `WORKERS`: N > 0 serves on N worker threads instead
+//! (`ListenOptions::workers`, `docs/PERFORMANCE.md`, multi-core).
 
 use serde::Serialize;
 use webfw::prelude::*;
@@ -98,20 +98,10 @@ fn main() -> std::io::Result<()> {
     let opts = webfw::ListenOptions::port(port)
         .host("127.0.0.1")
         .pipeline_flush(std::env::var_os("PIPELINE_FLUSH").is_none_or(|v| v != "0"));
-    if workers == 0 {
-        let opts = opts.single_threaded(true);
-        return app.listen_with(opts, |addr| eprintln!("bench server on {addr}"));
-    }
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers)
-        .enable_all()
-        .build()?
-        .block_on(async move {
-            let server = app.bind(opts).await?;
-            if let Some(addr) = server.local_addr() {
-                eprintln!("bench server on {addr} ({workers} workers)");
-            }
-            server.wait().await;
-            Ok(())
-        })
+    let opts = if workers == 0 {
+        opts.single_threaded(true)
+    } else {
+        opts.workers(workers)
+    };
+    app.listen_with(opts, |addr| eprintln!("bench server on {addr}"))
 }
