@@ -33,6 +33,8 @@ pub mod qs;
 pub mod querystring;
 pub mod range;
 mod sha1;
+#[doc(hidden)]
+pub mod sort;
 pub mod status;
 pub mod type_is;
 pub mod vary;

@@ -70,7 +70,7 @@ fn rank<E>(
 ) -> Vec<usize> {
     let mut kept = acceptable(count, entries, specify);
     // No q is NaN here (NaN > 0 is false), so this is a total order.
-    kept.sort_by(|a, b| {
+    crate::sort::sort_by(&mut kept, |a, b| {
         order_of(first_truthy(&[
             b.q - a.q,
             f64::from(b.s) - f64::from(a.s),
@@ -126,7 +126,7 @@ fn all_accepted<'a>(
         .filter(|(_, q)| *q > 0.0)
         .map(|(v, q)| (v.into_owned(), q))
         .collect();
-    kept.sort_by(|a, b| order_of(first_truthy(&[b.1 - a.1])));
+    crate::sort::sort_by(&mut kept, |a, b| order_of(first_truthy(&[b.1 - a.1])));
     kept.into_iter().map(|(v, _)| v).collect()
 }
 

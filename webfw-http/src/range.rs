@@ -154,7 +154,7 @@ fn parse_int(s: &str) -> Option<i128> {
 fn combine_ranges(ranges: Vec<ByteRange>) -> Vec<ByteRange> {
     let mut ordered: Vec<(ByteRange, usize)> = ranges.into_iter().zip(0..).collect();
     // Stable, as V8's sort is.
-    ordered.sort_by_key(|(r, _)| r.start);
+    crate::sort::sort_by_key(&mut ordered, |(r, _)| r.start);
     let mut merged: Vec<(ByteRange, usize)> = Vec::with_capacity(ordered.len());
     for (range, index) in ordered {
         match merged.last_mut() {
@@ -167,7 +167,7 @@ fn combine_ranges(ranges: Vec<ByteRange>) -> Vec<ByteRange> {
             _ => merged.push((range, index)),
         }
     }
-    merged.sort_by_key(|(_, index)| *index);
+    crate::sort::sort_by_key(&mut merged, |(_, index)| *index);
     merged.into_iter().map(|(r, _)| r).collect()
 }
 

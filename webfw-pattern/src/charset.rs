@@ -57,7 +57,7 @@ impl CharSet {
     }
 
     fn normalize(&mut self) {
-        self.ranges.sort_unstable();
+        sort_pairs(&mut self.ranges);
         let mut out: Vec<(u32, u32)> = Vec::with_capacity(self.ranges.len());
         for &(a, b) in &self.ranges {
             if let Some(last) = out.last_mut()
@@ -193,6 +193,35 @@ pub(crate) fn js_canonicalize(c: u32) -> u32 {
     u
 }
 
+/// Sorts pairs in ascending order: a heap sort of a few hundred bytes of
+/// code, where `sort_unstable` would link the standard library's (about
+/// 8 KB) into every app with a route.
+fn sort_pairs(v: &mut [(u32, u32)]) {
+    fn sift_down(v: &mut [(u32, u32)], mut root: usize, end: usize) {
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                return;
+            }
+            if child + 1 < end && v[child] < v[child + 1] {
+                child += 1;
+            }
+            if v[root] >= v[child] {
+                return;
+            }
+            v.swap(root, child);
+            root = child;
+        }
+    }
+    for root in (0..v.len() / 2).rev() {
+        sift_down(v, root, v.len());
+    }
+    for end in (1..v.len()).rev() {
+        v.swap(0, end);
+        sift_down(v, 0, end);
+    }
+}
+
 /// Equivalence classes (of size ≥ 2) of BMP characters under
 /// [`js_canonicalize`].
 fn case_groups() -> &'static [Vec<u32>] {
@@ -202,7 +231,7 @@ fn case_groups() -> &'static [Vec<u32>] {
             .filter(|c| !(0xD800..=0xDFFF).contains(c))
             .map(|c| (js_canonicalize(c), c))
             .collect();
-        pairs.sort_unstable();
+        sort_pairs(&mut pairs);
         let mut groups = Vec::new();
         let mut i = 0;
         while i < pairs.len() {
@@ -278,6 +307,24 @@ pub(crate) fn is_line_terminator(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sort_pairs_is_the_standard_sort() {
+        let mut seed = 3u64;
+        for len in [0, 1, 2, 3, 7, 16, 100, 1000] {
+            let v: Vec<(u32, u32)> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    ((seed >> 40) as u32 % 20, (seed >> 20) as u32 % 50)
+                })
+                .collect();
+            let mut ours = v.clone();
+            sort_pairs(&mut ours);
+            let mut std = v;
+            std.sort_unstable();
+            assert_eq!(ours, std, "len {len}");
+        }
+    }
 
     #[test]
     fn canonicalize_follows_js_rules() {

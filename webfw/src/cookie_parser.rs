@@ -146,7 +146,7 @@ fn js_object(pairs: Vec<(String, Value)>) -> Map<String, Value> {
     let (mut indexes, others): (Vec<_>, Vec<_>) = pairs
         .into_iter()
         .partition(|(k, _)| array_index(k).is_some());
-    indexes.sort_by_key(|(k, _)| array_index(k));
+    crate::http::sort::sort_by_key(&mut indexes, |(k, _)| array_index(k));
     indexes.into_iter().chain(others).collect()
 }
 

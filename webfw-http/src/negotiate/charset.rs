@@ -146,7 +146,7 @@ pub fn preferred_encodings_favouring(
     let place = |i: usize| preferred.iter().position(|p| *p == provided[i]);
     // No q is NaN (NaN > 0 is false), and the preferred offers come in
     // one order: a total order.
-    kept.sort_by(|a, b| {
+    crate::sort::sort_by(&mut kept, |a, b| {
         if a.q != b.q {
             return order_of(b.q - a.q);
         }

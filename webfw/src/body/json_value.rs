@@ -130,7 +130,7 @@ impl<'de> Visitor<'de> for JsValue<'_> {
         let entries = &mut self.0.entries[base..];
         if has_index {
             // Stable: the other keys keep their order.
-            entries.sort_by_key(|(k, _)| match array_index(k) {
+            crate::http::sort::sort_by_key(entries, |(k, _)| match array_index(k) {
                 Some(i) => (0, i),
                 None => (1, 0),
             });

@@ -400,7 +400,7 @@ fn js_ordered(value: Value) -> Value {
         Value::Object(m) => {
             let (mut idx, named): (Vec<_>, Vec<_>) =
                 m.into_iter().partition(|(k, _)| array_index(k).is_some());
-            idx.sort_by_key(|(k, _)| array_index(k));
+            crate::http::sort::sort_by_key(&mut idx, |(k, _)| array_index(k));
             Value::Object(
                 idx.into_iter()
                     .chain(named)

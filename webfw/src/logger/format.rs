@@ -71,7 +71,7 @@ fn custom_names() -> Vec<String> {
         .filter(|k| Builtin::from_name(k).is_none())
         .cloned()
         .collect();
-    v.sort();
+    crate::http::sort::sort_by(&mut v, Ord::cmp);
     v
 }
 
@@ -476,7 +476,7 @@ impl Format {
             },
             Kind::Func(_) => false,
         };
-        names.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        crate::http::sort::sort_by(&mut names, |a, b| a.as_str().cmp(b.as_str()));
         names.dedup();
         complete.then_some(names)
     }

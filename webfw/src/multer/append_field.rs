@@ -232,7 +232,7 @@ fn obj_value(m: &IndexMap<String, Node>) -> Value {
             indexed.push((i, k, v));
         }
     }
-    indexed.sort_by_key(|(i, _, _)| *i);
+    crate::http::sort::sort_by_key(&mut indexed, |(i, _, _)| *i);
     for (_, k, v) in indexed {
         if let Some(v) = node_value(v) {
             out.insert(k.clone(), v);

@@ -395,7 +395,7 @@ impl Upload<'_> {
                 let (mut idx, rest): (Vec<_>, Vec<_>) = by_field
                     .into_iter()
                     .partition(|(k, _)| crate::http::qs::array_index(k).is_some());
-                idx.sort_by_key(|(k, _)| crate::http::qs::array_index(k));
+                crate::http::sort::sort_by_key(&mut idx, |(k, _)| crate::http::qs::array_index(k));
                 idx.extend(rest);
                 req.extensions_mut().insert(Files::Object(idx));
             }

@@ -183,7 +183,7 @@ impl Params {
                 _ => named.push((k, v)),
             }
         }
-        idx.sort_by_key(|e| e.0);
+        crate::http::sort::sort_by_key(&mut idx, |e| e.0);
         idx.into_iter()
             .map(|(_, k, v)| (k, v))
             .chain(named)

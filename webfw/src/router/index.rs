@@ -219,7 +219,7 @@ impl Index {
             // The ancestors' layers and this node's own interleave by number.
             let mut layers = self.nodes[to].layers.clone();
             layers.extend(std::mem::take(&mut trie[end].layers));
-            layers.sort_unstable_by_key(|c| c.layer);
+            crate::http::sort::sort_by_key(&mut layers, |c| c.layer);
             self.nodes.push(Node {
                 label,
                 layers,

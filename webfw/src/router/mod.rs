@@ -472,7 +472,7 @@ impl Router {
             .into_iter()
             .map(|(at, l)| (at, l.freeze(parent)));
         let mut placed: Vec<(usize, Layer)> = uses.chain(routes).collect();
-        placed.sort_unstable_by_key(|(at, _)| *at);
+        crate::http::sort::sort_by_key(&mut placed, |(at, _)| *at);
         let stack: Vec<Layer> = placed.into_iter().map(|(_, layer)| layer).collect();
         let prefixes: Vec<&str> = stack.iter().map(Layer::literal_prefix).collect();
         let index = index::Index::build(&prefixes, self.opts.case_sensitive, |i, text| {

@@ -179,7 +179,7 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
             Value::Object(m) if m.keys().all(|k| k.parse::<u32>().is_ok()) => {
                 let mut items: Vec<(u32, &Value)> =
                     m.iter().map(|(k, v)| (k.parse().unwrap_or(0), v)).collect();
-                items.sort_by_key(|(k, _)| *k);
+                crate::http::sort::sort_by_key(&mut items, |(k, _)| *k);
                 let values: Vec<&Value> = items.into_iter().map(|(_, v)| v).collect();
                 visitor.visit_seq(Seq(values.into_iter()))
             }
