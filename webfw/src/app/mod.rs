@@ -311,7 +311,14 @@ impl App {
     ) -> Vec<Middleware> {
         let mut handlers = Vec::new();
         middleware.into_use_middlewares(&mut handlers);
-        for h in &mut handlers {
+        self.mount_sub_apps(path, &mut handlers);
+        handlers
+    }
+
+    /// The non-generic part of [`Self::mounting`]: compiled once, not for
+    /// each middleware type an app passes to `use`.
+    fn mount_sub_apps(&mut self, path: &PathSpec, handlers: &mut [Middleware]) {
+        for h in handlers {
             if let Some(sub) = h.mounted_mut::<App>() {
                 sub.mountpath = path.mountpath();
                 sub.mountpath_is_list = matches!(path, PathSpec::Many(_));
@@ -320,7 +327,6 @@ impl App {
                 }
             }
         }
-        handlers
     }
 
     /// `app.route(path)`.

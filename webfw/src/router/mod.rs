@@ -418,11 +418,7 @@ impl Router {
     /// });
     /// ```
     pub fn param<M>(&mut self, name: &str, handler: impl IntoParamHandler<M>) -> &mut Self {
-        let name = name.strip_prefix(':').unwrap_or(name);
-        self.params
-            .entry(name.to_owned())
-            .or_default()
-            .push(handler.into_param_handler());
+        self.add_param(&[name], handler.into_param_handler());
         self
     }
 
@@ -434,15 +430,20 @@ impl Router {
     /// router.params(&["first", "last"], |_: &mut Request, _: &mut Response, _v: &str| next());
     /// ```
     pub fn params<M>(&mut self, names: &[&str], handler: impl IntoParamHandler<M>) -> &mut Self {
-        let h = handler.into_param_handler();
+        self.add_param(names, handler.into_param_handler());
+        self
+    }
+
+    /// What `param` and `params` do once the callback is a handler: one copy
+    /// of the code, not one per callback type.
+    fn add_param(&mut self, names: &[&str], handler: Arc<dyn ParamHandler>) {
         for name in names {
             let name = name.strip_prefix(':').unwrap_or(name);
             self.params
                 .entry((*name).to_owned())
                 .or_default()
-                .push(h.clone());
+                .push(handler.clone());
         }
-        self
     }
 
     /// Number of layers (each `use` call and each route is one).
