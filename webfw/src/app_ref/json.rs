@@ -6,47 +6,58 @@ use serde_json::Value;
 use super::settings::{Compiled, JsonSpaces, ReplacerFn};
 
 /// Serialises `value` as `res.json` does. `Ok(None)` when the replacer
-/// dropped the root value (JavaScript `undefined`: no body).
+/// dropped the root value (JavaScript `undefined`: no body). Only the
+/// serialising is generic; the settings are applied by [`finish`] and
+/// [`with_settings`], compiled once rather than for every type an app sends.
 pub(crate) fn stringify<T: Serialize + ?Sized>(
     value: &T,
     settings: &Compiled,
 ) -> Result<Option<String>, serde_json::Error> {
-    let mut out = match (&settings.json_replacer, &settings.json_spaces) {
-        (None, None) => {
-            let mut buf = Vec::with_capacity(128);
+    if settings.json_replacer.is_none() && settings.json_spaces.is_none() {
+        let mut buf = Vec::with_capacity(128);
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut buf,
+            JsNumbers(serde_json::ser::CompactFormatter),
+        );
+        value.serialize(&mut ser)?;
+        return Ok(Some(finish(
+            String::from_utf8(buf).unwrap_or_default(),
+            settings,
+        )));
+    }
+    with_settings(serde_json::to_value(value)?, settings)
+}
+
+/// `json escape` on the text.
+fn finish(out: String, settings: &Compiled) -> String {
+    if settings.json_escape {
+        escape(&out)
+    } else {
+        out
+    }
+}
+
+/// The value through the `json replacer` and `json spaces` settings.
+fn with_settings(mut v: Value, settings: &Compiled) -> Result<Option<String>, serde_json::Error> {
+    if let Some(f) = &settings.json_replacer {
+        match replace("", v, f) {
+            Some(r) => v = r,
+            None => return Ok(None),
+        }
+    }
+    let out = match &settings.json_spaces {
+        None => {
+            let mut buf = Vec::new();
             let mut ser = serde_json::Serializer::with_formatter(
                 &mut buf,
                 JsNumbers(serde_json::ser::CompactFormatter),
             );
-            value.serialize(&mut ser)?;
+            v.serialize(&mut ser)?;
             String::from_utf8(buf).unwrap_or_default()
         }
-        (replacer, spaces) => {
-            let mut v = serde_json::to_value(value)?;
-            if let Some(f) = replacer {
-                match replace("", v, f) {
-                    Some(r) => v = r,
-                    None => return Ok(None),
-                }
-            }
-            match spaces {
-                None => {
-                    let mut buf = Vec::new();
-                    let mut ser = serde_json::Serializer::with_formatter(
-                        &mut buf,
-                        JsNumbers(serde_json::ser::CompactFormatter),
-                    );
-                    v.serialize(&mut ser)?;
-                    String::from_utf8(buf).unwrap_or_default()
-                }
-                Some(sp) => pretty(&v, sp)?,
-            }
-        }
+        Some(sp) => pretty(&v, sp)?,
     };
-    if settings.json_escape {
-        out = escape(&out);
-    }
-    Ok(Some(out))
+    Ok(Some(finish(out, settings)))
 }
 
 /// `JSON.stringify(value)` with no settings: compact, numbers as

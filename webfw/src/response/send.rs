@@ -297,7 +297,17 @@ impl Response {
     /// res.json(&todos).unwrap();
     /// ```
     pub fn json<B: JsonBody>(&mut self, mut value: B) -> Result {
-        let body = match crate::app_ref::json::stringify(value.json_body(), self.app.settings()) {
+        let body = crate::app_ref::json::stringify(value.json_body(), self.app.settings());
+        self.send_json(body)
+    }
+
+    /// The rest of [`Self::json`] once the value is text: one copy, not one
+    /// for each type an app sends.
+    fn send_json(
+        &mut self,
+        body: std::result::Result<Option<String>, serde_json::Error>,
+    ) -> Result {
+        let body = match body {
             Ok(b) => b,
             Err(e) => return Err(Error::new(e.to_string()).with_name("TypeError")),
         };
