@@ -313,7 +313,9 @@ impl Dispatch {
         if let Some(gate) = self.mailbox.take_gate()
             && let Ok(handle) = tokio::runtime::Handle::try_current()
         {
-            handle.spawn(gate);
+            handle.spawn(super::task::occasional(async move {
+                let _ = gate.await;
+            }));
         }
     }
 }
@@ -323,12 +325,12 @@ fn spawn_rest(rest: ChainFuture) {
     let Ok(handle) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    handle.spawn(async move {
+    handle.spawn(super::task::occasional(async move {
         if let Some(mut pair) = rest.await {
             let (req, res) = pair.parts();
             res.run_finish_hooks(req);
         }
-    });
+    }));
 }
 
 fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperResponse {

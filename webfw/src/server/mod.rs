@@ -20,6 +20,7 @@ mod sanitize;
 mod signals;
 mod slots;
 mod stream;
+mod task;
 #[cfg(feature = "tls")]
 mod tls;
 mod watchdog;
@@ -268,7 +269,7 @@ impl App {
             #[cfg(unix)]
             listen::Bound::Unix(_) => None,
         };
-        let done = tokio::spawn(accept_loop(listener, app, opts, rx));
+        let done = tokio::spawn(task::occasional(accept_loop(listener, app, opts, rx)));
         Ok(Server {
             addr,
             shutdown: tx,

@@ -48,7 +48,7 @@ fn watch_signals(
             return Err(e);
         }
     };
-    let task = tokio::spawn(async move {
+    let task = tokio::spawn(super::task::occasional(async move {
         let mut shut = false;
         loop {
             let ready = tokio::select! {
@@ -82,7 +82,7 @@ fn watch_signals(
                 return;
             }
         }
-    });
+    }));
     Ok(SignalWatch {
         ids: [int, term],
         task,
@@ -108,11 +108,11 @@ fn take_bytes(sock: &tokio::net::UnixStream) -> Option<usize> {
 /// Triggers `handle`'s graceful shutdown on the first Ctrl-C.
 #[cfg(not(unix))]
 pub(super) fn shutdown_on_signal(handle: ShutdownHandle) -> std::io::Result<SignalWatch> {
-    let task = tokio::spawn(async move {
+    let task = tokio::spawn(super::task::occasional(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
             handle.shutdown();
         }
-    });
+    }));
     Ok(SignalWatch { task })
 }
 

@@ -282,11 +282,11 @@ impl Watchdog {
         let task = match Ticker::new(period) {
             Ok(mut ticker) => {
                 let watched = conns.clone();
-                let task = tokio::spawn(async move {
+                let task = tokio::spawn(super::task::occasional(async move {
                     while ticker.tick().await {
                         lock(&watched).retain(|_, w| w.tick(limits));
                     }
-                });
+                }));
                 Some(task.abort_handle())
             }
             Err(e) => {
