@@ -14,18 +14,20 @@ pub(crate) fn stringify<T: Serialize + ?Sized>(
     settings: &Compiled,
 ) -> Result<Option<String>, serde_json::Error> {
     if settings.json_replacer.is_none() && settings.json_spaces.is_none() {
-        let mut buf = Vec::with_capacity(128);
-        let mut ser = serde_json::Serializer::with_formatter(
-            &mut buf,
-            JsNumbers(serde_json::ser::CompactFormatter),
-        );
-        value.serialize(&mut ser)?;
-        return Ok(Some(finish(
-            String::from_utf8(buf).unwrap_or_default(),
-            settings,
-        )));
+        return Ok(Some(finish(compact(value)?, settings)));
     }
     with_settings(serde_json::to_value(value)?, settings)
+}
+
+/// `JSON.stringify(value)`: compact, numbers as JavaScript prints them.
+fn compact<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+    let mut buf = Vec::with_capacity(128);
+    let mut ser = serde_json::Serializer::with_formatter(
+        &mut buf,
+        JsNumbers(serde_json::ser::CompactFormatter),
+    );
+    value.serialize(&mut ser)?;
+    Ok(String::from_utf8(buf).unwrap_or_default())
 }
 
 /// `json escape` on the text.
@@ -46,15 +48,7 @@ fn with_settings(mut v: Value, settings: &Compiled) -> Result<Option<String>, se
         }
     }
     let out = match &settings.json_spaces {
-        None => {
-            let mut buf = Vec::new();
-            let mut ser = serde_json::Serializer::with_formatter(
-                &mut buf,
-                JsNumbers(serde_json::ser::CompactFormatter),
-            );
-            v.serialize(&mut ser)?;
-            String::from_utf8(buf).unwrap_or_default()
-        }
+        None => compact(&v)?,
         Some(sp) => pretty(&v, sp)?,
     };
     Ok(Some(finish(out, settings)))
@@ -64,14 +58,8 @@ fn with_settings(mut v: Value, settings: &Compiled) -> Result<Option<String>, se
 /// JavaScript prints them (the cookie sessions' encoding).
 #[cfg(feature = "cookie-session")]
 pub(crate) fn to_js_string(value: &Value) -> String {
-    let mut buf = Vec::with_capacity(64);
-    let mut ser = serde_json::Serializer::with_formatter(
-        &mut buf,
-        JsNumbers(serde_json::ser::CompactFormatter),
-    );
     // Writing a `Value` to memory cannot fail.
-    let _ = value.serialize(&mut ser);
-    String::from_utf8(buf).unwrap_or_default()
+    compact(value).unwrap_or_default()
 }
 
 /// Applies a replacer depth-first, as `JSON.stringify` does: the holder's key
