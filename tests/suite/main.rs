@@ -75,4 +75,5 @@ mod trust_proxy;
 mod typed_access;
 mod views;
 mod websocket;
+mod workers;
 mod write_cost;

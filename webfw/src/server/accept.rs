@@ -90,6 +90,7 @@ mod tests {
             OutOfFiles(calls.clone()),
             std::sync::Arc::new(crate::app().serve_root().unwrap()),
             crate::ListenOptions::port(0),
+            super::super::slots::Slots::default(),
             rx,
         ));
         // The clock stands still while this task keeps the runtime busy: a

@@ -165,7 +165,9 @@ impl ListenOptions {
         self
     }
 
-    /// Run on one thread (a tokio `current_thread` runtime) in [`App::listen_with`](crate::App::listen_with).
+    /// Serve on one thread: the calling thread in
+    /// [`App::listen_with`](crate::App::listen_with), the calling runtime in
+    /// [`App::bind`](crate::App::bind), whatever [`workers`](Self::workers) says.
     ///
     /// ```
     /// let opts = webfw::ListenOptions::port(0).single_threaded(true);
@@ -194,14 +196,28 @@ impl ListenOptions {
         self
     }
 
-    /// How many worker threads [`App::listen_with`](crate::App::listen_with)
-    /// runs (default: one per CPU core, tokio's default). Ignored when
-    /// [`single_threaded`](Self::single_threaded) is set; zero counts as one.
-    /// Without the `multi-thread` feature (on by default) there is one
-    /// thread whatever this says.
+    /// How many threads serve, each a tokio `current_thread` runtime of its
+    /// own taking connections from the same socket: Node's `cluster` in one
+    /// process, as actix-web's workers. A connection stays on the thread
+    /// that accepted it, with the tasks its handlers spawn.
+    ///
+    /// [`App::listen_with`](crate::App::listen_with) defaults to one per CPU
+    /// core; [`App::bind`](crate::App::bind) to one, the runtime it is called
+    /// in, and with `workers(n)` starts n − 1 threads of its own besides.
+    /// Ignored when [`single_threaded`](Self::single_threaded) is set; zero
+    /// counts as one. Without the `multi-thread` feature (on by default)
+    /// there is one thread whatever this says.
+    ///
+    /// Handlers therefore run on a `current_thread` runtime: block with
+    /// `tokio::task::spawn_blocking`, not `block_in_place`, which needs
+    /// tokio's work-stealing runtime (run [`App::bind`](crate::App::bind) in
+    /// one of your own for it).
     ///
     /// ```
-    /// let opts = webfw::ListenOptions::port(0).workers(4);
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
+    /// let opts = webfw::ListenOptions::port(0).host("127.0.0.1").workers(4);
+    /// let server = webfw::app().bind(opts).await?; // this runtime and 3 threads
+    /// # server.shutdown().await; Ok(()) }
     /// ```
     pub fn workers(mut self, threads: usize) -> Self {
         self.workers = Some(threads.max(1));
@@ -355,33 +371,42 @@ impl From<u16> for ListenOptions {
 }
 
 impl ListenOptions {
-    /// The tokio runtime [`App::listen_with`](crate::App::listen_with) serves
-    /// on: [`single_threaded`](Self::single_threaded), else
-    /// [`workers`](Self::workers) threads (with the `multi-thread` feature,
-    /// on by default; one thread without it). For programs that must run
-    /// async code before they serve (see [`Server::wait_with_signals`](crate::Server::wait_with_signals)).
+    /// A tokio `current_thread` runtime, the one
+    /// [`App::listen_with`](crate::App::listen_with) serves its first worker
+    /// on, for programs that must run async code before they serve (see
+    /// [`Server::wait_with_signals`](crate::Server::wait_with_signals)):
+    /// [`App::bind`](crate::App::bind) in it starts the other
+    /// [`workers`](Self::workers) on threads of their own.
     ///
     /// ```
-    /// let rt = webfw::ListenOptions::port(0).host("127.0.0.1").workers(2).runtime()?;
-    /// rt.block_on(async {
-    ///     let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
+    /// let opts = webfw::ListenOptions::port(0).host("127.0.0.1").workers(2);
+    /// opts.runtime()?.block_on(async {
+    ///     let server = webfw::app().bind(opts).await?;
     ///     server.shutdown().await;
     ///     Ok::<(), std::io::Error>(())
     /// })?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn runtime(&self) -> io::Result<tokio::runtime::Runtime> {
-        #[cfg(feature = "multi-thread")]
-        if !self.single_threaded {
-            let mut builder = tokio::runtime::Builder::new_multi_thread();
-            if let Some(threads) = self.workers {
-                builder.worker_threads(threads);
-            }
-            return builder.enable_all().build();
-        }
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
+    }
+
+    /// How many threads besides the calling one serve (see [`workers`](Self::workers)).
+    pub(super) fn extra_workers(&self) -> usize {
+        if !cfg!(feature = "multi-thread") || self.single_threaded {
+            return 0;
+        }
+        self.workers.map_or(0, |n| n - 1)
+    }
+
+    /// [`App::listen_with`](crate::App::listen_with)'s default: a worker per core.
+    pub(super) fn default_workers(&mut self) {
+        // Counting the cores reads the cgroup's quota: only when it counts.
+        if cfg!(feature = "multi-thread") && !self.single_threaded && self.workers.is_none() {
+            self.workers = Some(std::thread::available_parallelism().map_or(1, |n| n.get()));
+        }
     }
 }
 
@@ -399,6 +424,18 @@ pub(super) enum Bound {
     Tcp(TcpListener),
     #[cfg(unix)]
     Unix(tokio::net::UnixListener),
+}
+
+impl Bound {
+    /// The socket as one every worker can serve a duplicate of (through
+    /// [`ListenOptions::open`]), each registered with its own runtime.
+    pub(super) fn into_given(self) -> io::Result<Given> {
+        Ok(match self {
+            Bound::Tcp(listener) => Given::Tcp(Arc::new(listener.into_std()?)),
+            #[cfg(unix)]
+            Bound::Unix(listener) => Given::Unix(Arc::new(listener.into_std()?)),
+        })
+    }
 }
 
 impl ListenOptions {
@@ -491,17 +528,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn workers_sets_the_runtime_threads() {
-        let threads = |n| if cfg!(feature = "multi-thread") { n } else { 1 };
+    fn the_runtime_is_one_thread_and_workers_count_the_rest() {
         let rt = ListenOptions::port(0).workers(3).runtime().unwrap();
-        assert_eq!(rt.metrics().num_workers(), threads(3));
-        let rt = ListenOptions::port(0).workers(0).runtime().unwrap();
         assert_eq!(rt.metrics().num_workers(), 1);
-        let rt = ListenOptions::port(0)
-            .workers(3)
-            .single_threaded(true)
-            .runtime()
-            .unwrap();
-        assert_eq!(rt.metrics().num_workers(), 1);
+        let extra = |n| if cfg!(feature = "multi-thread") { n } else { 0 };
+        assert_eq!(ListenOptions::port(0).extra_workers(), 0);
+        assert_eq!(ListenOptions::port(0).workers(3).extra_workers(), extra(2));
+        assert_eq!(ListenOptions::port(0).workers(0).extra_workers(), 0);
+        let one = ListenOptions::port(0).workers(3).single_threaded(true);
+        assert_eq!(one.extra_workers(), 0);
+        let mut cores = ListenOptions::port(0);
+        cores.default_workers();
+        let n = std::thread::available_parallelism().unwrap().get();
+        assert_eq!(cores.extra_workers(), extra(n - 1));
+        let mut chosen = ListenOptions::port(0).workers(2);
+        chosen.default_workers();
+        assert_eq!(chosen.extra_workers(), extra(1));
     }
 }

@@ -24,6 +24,7 @@ mod task;
 #[cfg(feature = "tls")]
 mod tls;
 mod watchdog;
+mod workers;
 
 use std::future::Future;
 use std::io;
@@ -227,6 +228,8 @@ impl App {
         opts: ListenOptions,
         on_ready: &mut dyn FnMut(SocketAddr),
     ) -> io::Result<()> {
+        let mut opts = opts;
+        opts.default_workers();
         let rt = opts.runtime()?;
         rt.block_on(async move {
             let server = self.bind_with(opts).await?;
@@ -243,7 +246,8 @@ impl App {
         })
     }
 
-    /// Binds and starts serving in the current tokio runtime; returns at once.
+    /// Binds and starts serving in the current tokio runtime, and on the
+    /// threads [`ListenOptions::workers`] asks for besides; returns at once.
     ///
     /// ```no_run
     /// # async fn run() -> std::io::Result<()> {
@@ -269,7 +273,20 @@ impl App {
             #[cfg(unix)]
             listen::Bound::Unix(_) => None,
         };
-        let done = tokio::spawn(task::occasional(accept_loop(listener, app, opts, rx)));
+        let mut first = workers::Worker {
+            app,
+            opts,
+            // One count for all the workers: `max_connections` is the server's.
+            slots: slots::Slots::default(),
+            shutdown: rx,
+        };
+        let (listener, others) = workers::start_others(listener, &mut first)?;
+        let done = tokio::spawn(task::occasional(async move {
+            first.serve(listener).await;
+            for stopped in others {
+                let _ = stopped.await;
+            }
+        }));
         Ok(Server {
             addr,
             shutdown: tx,
@@ -311,6 +328,7 @@ async fn accept_loop<L: Accept>(
     listener: L,
     app: Arc<ServedApp>,
     opts: ListenOptions,
+    slots: slots::Slots,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let graceful = graceful::Graceful::default();
@@ -319,9 +337,7 @@ async fn accept_loop<L: Accept>(
     #[cfg(feature = "tls")]
     let tls = opts.tls.as_ref().map(TlsConfig::acceptor);
     let mut backoff = accept::Backoff::default();
-    let limit = opts
-        .max_connections
-        .map(|max| (max, slots::Slots::default()));
+    let limit = opts.max_connections.map(|max| (max, slots));
     loop {
         let accepted = tokio::select! {
             r = listener.accept_one() => r,

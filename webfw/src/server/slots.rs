@@ -9,8 +9,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The count of one listener's open connections.
-#[derive(Default)]
+/// The count of one server's open connections, shared by its workers.
+#[derive(Clone, Default)]
 pub(super) struct Slots(Arc<AtomicUsize>);
 
 impl Slots {
