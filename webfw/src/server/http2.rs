@@ -7,7 +7,7 @@ use std::time::Duration;
 use hyper::server::conn::http2;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
-use super::ListenOptions;
+use super::listen::ListenOptions;
 use crate::response::session_memory::{ListenerMemory, SessionMemory};
 
 /// hyper's HTTP/2 settings of a listener, and the memory its connections'

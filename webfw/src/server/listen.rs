@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpSocket};
 
 #[cfg(feature = "tls")]
-use super::TlsConfig;
+use super::tls::TlsConfig;
 use super::watchdog::Deadlines;
 
 /// Where and how to listen (`app.listen(port, host, backlog)` and more).

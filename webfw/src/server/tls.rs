@@ -1,11 +1,11 @@
-//! HTTPS through rustls (feature `tls`).
+//! HTTPS through rustls (feature `tls`): the certificate and key a
+//! listener serves with. The handshake is the connection's
+//! ([`Conn::serve_tls`](super::conn::Conn::serve_tls)).
 
 use std::io;
 use std::path::Path;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
 use tokio_rustls::rustls::pki_types::pem::{self, PemObject};
@@ -13,7 +13,7 @@ use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 /// A certificate chain and private key for HTTPS.
 ///
-/// Needs the `tls` feature (on by default).
+/// Needs the `tls` feature.
 ///
 /// ```no_run
 /// let tls = webfw::TlsConfig::from_pem_files("cert.pem", "key.pem").unwrap();
@@ -118,26 +118,6 @@ impl TlsConfig {
 const ALPN: &[&[u8]] = &[b"h2", b"http/1.1"];
 #[cfg(not(feature = "http2"))]
 const ALPN: &[&[u8]] = &[b"http/1.1"];
-
-/// Serves a connection to a TLS listener: the handshake, then HTTP/2 when
-/// ALPN chose it, else HTTP/1.1. Boxed: the handshake's and the TLS stream's
-/// state would otherwise size every connection's task (~5 KiB more each).
-pub(super) fn serve<I>(
-    conn: super::Conn,
-    acceptor: TlsAcceptor,
-    stream: I,
-) -> Pin<Box<impl Future<Output = ()> + Send>>
-where
-    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
-    Box::pin(async move {
-        let handshake = conn.watcher.unless_stopping(acceptor.accept(stream));
-        if let Some(Ok(stream)) = handshake.await {
-            let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
-            conn.serve(stream, true, h2).await;
-        }
-    })
-}
 
 fn pem_error(e: pem::Error) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, format!("bad PEM data: {e}"))

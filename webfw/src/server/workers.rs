@@ -12,9 +12,10 @@ use std::sync::Arc;
 
 use tokio::sync::{oneshot, watch};
 
+use super::accept::accept_loop;
 use super::listen::{Bound, ListenOptions};
 use super::slots::Slots;
-use super::{accept_loop, task};
+use super::task;
 use crate::app::ServedApp;
 
 /// What a worker serves with.

@@ -123,9 +123,9 @@ fn a_pipelined_batch_is_answered_in_one_write() {
 #[test]
 fn the_default_options_coalesce() {
     let opts = crate::ListenOptions::port(0);
-    assert!(crate::server::Builders::new(&opts).pipeline_flush);
+    assert!(crate::server::conn::Builders::new(&opts).pipeline_flush);
     let off = opts.pipeline_flush(false);
-    assert!(!crate::server::Builders::new(&off).pipeline_flush);
+    assert!(!crate::server::conn::Builders::new(&off).pipeline_flush);
 }
 
 #[test]
