@@ -64,6 +64,23 @@ fn blocking(
     }
 }
 
+/// An app whose `GET /hold` blocks its worker's thread until the returned
+/// sender releases it; the receiver says when (and on which thread) it has
+/// started.
+fn holding_app() -> (App, async_mpsc::UnboundedReceiver<String>, mpsc::Sender<()>) {
+    let (arrived, arrivals) = async_mpsc::unbounded_channel();
+    let (release_tx, release_rx) = mpsc::channel::<()>();
+    let release_rx = Mutex::new(release_rx);
+    let mut app = webfw::app();
+    app.get(
+        "/hold",
+        blocking(arrived, move || {
+            let _ = release_rx.lock().unwrap().recv();
+        }),
+    );
+    (app, arrivals, release_tx)
+}
+
 #[tokio::test]
 async fn two_workers_serve_side_by_side_each_on_its_own_thread() {
     // Each request waits for the other: only two threads can answer both.
@@ -98,16 +115,7 @@ async fn two_workers_serve_side_by_side_each_on_its_own_thread() {
 
 #[tokio::test]
 async fn max_connections_counts_the_connections_of_every_worker() {
-    let (arrived, mut arrivals) = async_mpsc::unbounded_channel();
-    let (release_tx, release_rx) = mpsc::channel::<()>();
-    let release_rx = Mutex::new(release_rx);
-    let mut app = webfw::app();
-    app.get(
-        "/hold",
-        blocking(arrived, move || {
-            let _ = release_rx.lock().unwrap().recv();
-        }),
-    );
+    let (mut app, mut arrivals, release_tx) = holding_app();
     app.get("/", |_: &mut Request, res: &mut Response| res.send("ok"));
     let opts = ListenOptions::port(0).workers(2).max_connections(Some(1));
     let server = run(app, opts);
@@ -135,16 +143,7 @@ async fn max_connections_counts_the_connections_of_every_worker() {
 
 #[tokio::test]
 async fn shutdown_drains_every_worker_and_closes_the_socket() {
-    let (arrived, mut arrivals) = async_mpsc::unbounded_channel();
-    let (release_tx, release_rx) = mpsc::channel::<()>();
-    let release_rx = Mutex::new(release_rx);
-    let mut app = webfw::app();
-    app.get(
-        "/hold",
-        blocking(arrived, move || {
-            let _ = release_rx.lock().unwrap().recv();
-        }),
-    );
+    let (app, mut arrivals, release_tx) = holding_app();
     let server = run(app, ListenOptions::port(0).workers(3));
     let addr = server.addr;
 
