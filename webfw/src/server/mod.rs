@@ -18,6 +18,7 @@ mod methods;
 mod no_http2;
 mod pair;
 mod sanitize;
+mod shutdown_handle;
 mod signals;
 mod slots;
 mod stream;
@@ -40,6 +41,7 @@ pub use listen::ListenOptions;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub use sanitize::fuzz_rewrite;
+pub use shutdown_handle::ShutdownHandle;
 #[cfg(feature = "tls")]
 pub use tls::TlsConfig;
 
@@ -132,35 +134,6 @@ impl Server {
     /// ```
     pub fn shutdown_handle(&self) -> ShutdownHandle {
         ShutdownHandle(self.shutdown.clone())
-    }
-}
-
-/// Triggers a [`Server`]'s graceful shutdown; clone it for every task that
-/// may stop the server.
-///
-/// ```
-/// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
-/// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
-/// let handle: webfw::ShutdownHandle = server.shutdown_handle();
-/// handle.clone().shutdown();
-/// server.wait().await;
-/// # Ok(()) }
-/// ```
-#[derive(Clone)]
-pub struct ShutdownHandle(watch::Sender<bool>);
-
-impl ShutdownHandle {
-    /// Starts the graceful shutdown.
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> std::io::Result<()> {
-    /// let server = webfw::app().bind(webfw::ListenOptions::port(0).host("127.0.0.1")).await?;
-    /// server.shutdown_handle().shutdown();
-    /// server.wait().await;
-    /// # Ok(()) }
-    /// ```
-    pub fn shutdown(&self) {
-        let _ = self.0.send(true);
     }
 }
 

@@ -8,7 +8,7 @@
 //! Not a thread blocked on the signals either: the first extra thread turns
 //! on glibc malloc's locking for the whole process (docs/PERFORMANCE.md).
 
-use super::ShutdownHandle;
+use super::shutdown_handle::ShutdownHandle;
 
 /// Stops waiting for the signals when dropped (the server is done).
 pub(super) struct SignalWatch {
