@@ -393,18 +393,23 @@ impl ListenOptions {
             .build()
     }
 
+    /// Whether [`workers`](Self::workers) applies at all.
+    fn may_have_workers(&self) -> bool {
+        cfg!(feature = "multi-thread") && !self.single_threaded
+    }
+
     /// How many threads besides the calling one serve (see [`workers`](Self::workers)).
     pub(super) fn extra_workers(&self) -> usize {
-        if !cfg!(feature = "multi-thread") || self.single_threaded {
-            return 0;
+        match self.workers {
+            Some(n) if self.may_have_workers() => n - 1,
+            _ => 0,
         }
-        self.workers.map_or(0, |n| n - 1)
     }
 
     /// [`App::listen_with`](crate::App::listen_with)'s default: a worker per core.
     pub(super) fn default_workers(&mut self) {
         // Counting the cores reads the cgroup's quota: only when it counts.
-        if cfg!(feature = "multi-thread") && !self.single_threaded && self.workers.is_none() {
+        if self.may_have_workers() && self.workers.is_none() {
             self.workers = Some(std::thread::available_parallelism().map_or(1, |n| n.get()));
         }
     }
