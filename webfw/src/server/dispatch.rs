@@ -419,6 +419,17 @@ impl ResponseBody {
         }
     }
 
+    /// The whole body of a complete response, taken out; `None` for a
+    /// streamed one. Dropping the body afterwards runs what polling it to
+    /// its end would.
+    #[inline]
+    pub(crate) fn take_full(&mut self) -> Option<Bytes> {
+        match &mut self.kind {
+            Kind::Full(bytes) => bytes.take(),
+            Kind::Stream { .. } => None,
+        }
+    }
+
     #[inline]
     fn finish(&mut self) {
         if self.finisher.is_some() {

@@ -8,6 +8,7 @@ mod coalesce;
 mod conn;
 pub(crate) mod dispatch;
 mod graceful;
+mod h1;
 #[cfg(feature = "http2")]
 mod http2;
 #[cfg(feature = "http2")]
@@ -17,6 +18,7 @@ mod methods;
 #[cfg(not(feature = "http2"))]
 mod no_http2;
 mod pair;
+mod requests;
 mod sanitize;
 mod shutdown_handle;
 mod signals;
@@ -36,8 +38,8 @@ use tokio::sync::watch;
 
 use crate::app::App;
 
-pub use conn::MAX_HEAD_SIZE;
 pub use listen::ListenOptions;
+pub use requests::MAX_HEAD_SIZE;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub use sanitize::fuzz_rewrite;

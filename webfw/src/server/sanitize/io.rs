@@ -55,6 +55,14 @@ impl<I> Sanitize<I> {
         self.coalesce = Coalesce::on(batch);
     }
 
+    /// Puts back bytes a reader took but leaves to the next: they are read
+    /// again, ahead of anything not read yet. The scanner has seen them
+    /// already, so they go back as they were returned.
+    pub(crate) fn unread(&mut self, bytes: &[u8]) {
+        self.pending
+            .splice(self.pending_pos..self.pending_pos, bytes.iter().copied());
+    }
+
     fn drain_pending(&mut self, buf: &mut ReadBuf<'_>) {
         let n = buf.remaining().min(self.pending.len() - self.pending_pos);
         buf.put_slice(&self.pending[self.pending_pos..self.pending_pos + n]);

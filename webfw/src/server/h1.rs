@@ -1,0 +1,217 @@
+//! The connection's own HTTP/1.1 loop, for the usual requests.
+//!
+//! hyper serves HTTP/1 through a general state machine. Under pipelined load
+//! its code and webfw's together no longer fit the CPU's instruction cache,
+//! and hyper's parse ran at half its speed (docs/PERFORMANCE.md, lever 24).
+//! This loop answers the common case in a few hundred bytes of code: it reads
+//! into one buffer, answers every whole head the buffer holds ([`head`]),
+//! writes the answers of a batch in one write ([`write`]), and reads again.
+//!
+//! Anything else is hyper's: a request [`head`] leaves to it, or an answer
+//! [`write`] does not write (streamed, 204, 304, `Connection` headers…). The
+//! loop then flushes what it wrote, puts the bytes it has not answered back
+//! into the read shim ([`Sanitize::unread`]), leaves the answer it holds with
+//! the connection's [`Requests`] and returns them; hyper serves the rest of
+//! the connection, parsing that request again and writing the answer left
+//! to it. Each request reaches the app once, through [`Requests::start`],
+//! either way.
+
+mod head;
+mod write;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+
+use bytes::{Bytes, BytesMut};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+use super::graceful::Closable;
+use super::requests::Requests;
+use super::sanitize::{BodyFraming, Sanitize};
+use super::watchdog::InFlight;
+use crate::request::RawBody;
+use head::Parsed;
+use write::{Clock, Written};
+
+/// The most the loop keeps unwritten while it answers a pipelined batch.
+const MAX_HELD: usize = 16 * 1024;
+
+pin_project_lite::pin_project! {
+    /// An HTTP/1 connection, served by the loop and then perhaps by hyper:
+    /// a graceful shutdown sets a flag that both look at.
+    pub(super) struct Http1<F> {
+        closing: Arc<AtomicBool>,
+        #[pin]
+        run: F,
+    }
+}
+
+impl<F: Future> Http1<F> {
+    pub(super) fn new(run: impl FnOnce(Arc<AtomicBool>) -> F) -> Http1<F> {
+        let closing = Arc::new(AtomicBool::new(false));
+        Http1 {
+            run: run(closing.clone()),
+            closing,
+        }
+    }
+}
+
+impl<F: Future> Future for Http1<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        self.project().run.poll(cx)
+    }
+}
+
+impl<F: Future> Closable for Http1<F> {
+    fn graceful_shutdown(self: Pin<&mut Self>) {
+        self.closing.store(true, Ordering::Release);
+    }
+}
+
+/// Runs `conn` (hyper's connection), shutting it down gracefully once
+/// `closing` is set.
+pub(super) async fn closing_with<C: Closable>(conn: C, closing: &AtomicBool) -> C::Output {
+    let mut conn = std::pin::pin!(conn);
+    let mut shut = false;
+    std::future::poll_fn(|cx| {
+        if !shut && closing.load(Ordering::Acquire) {
+            shut = true;
+            conn.as_mut().graceful_shutdown();
+        }
+        conn.as_mut().poll(cx)
+    })
+    .await
+}
+
+/// Serves the connection's usual requests; `Some` when the rest is
+/// hyper's (see the module docs), `None` when the connection is done.
+/// `pipeline_flush`: the answers of a batch leave in one write.
+pub(super) async fn serve<I>(
+    mut io: Sanitize<I>,
+    requests: Requests,
+    pipeline_flush: bool,
+    closing: &AtomicBool,
+) -> Option<(Sanitize<I>, Requests)>
+where
+    I: AsyncRead + AsyncWrite + Unpin,
+{
+    let mut buf = BytesMut::with_capacity(8 * 1024);
+    let mut out = Vec::new();
+    let mut spare = http::HeaderMap::new();
+    let mut clock = Clock::new();
+    let mut head = head::Head::new();
+    loop {
+        while !buf.is_empty() {
+            if closing.load(Ordering::Acquire) {
+                let _ = flush(&mut io, &mut out).await;
+                return None;
+            }
+            match head::parse(&buf, &mut head) {
+                Parsed::Whole => {}
+                Parsed::Partial => break,
+                Parsed::Other => return hand_over(io, out, None, buf, requests).await,
+            }
+            let bytes = buf.split_to(head.len()).freeze();
+            let Some(parts) = head.parts(&bytes, std::mem::take(&mut spare)) else {
+                return hand_over(io, out, Some(bytes), buf, requests).await;
+            };
+            let in_flight = InFlight::new(requests.activity());
+            let mut dispatch = requests.start(parts, RawBody::Empty, in_flight, BodyFraming::None);
+            // A chain that must wait first lets the answers already made go
+            // out, so they do not wait with it.
+            let now = std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut dispatch).poll(cx)));
+            let Ok(mut answer) = match now.await {
+                Poll::Ready(answer) => answer,
+                Poll::Pending => {
+                    flush(&mut io, &mut out).await.ok()?;
+                    (&mut dispatch).await
+                }
+            };
+            drop(dispatch);
+            let close = closing.load(Ordering::Acquire);
+            match write::usual(&mut out, &mut answer, close, &mut clock, &mut spare) {
+                Written::Whole => {}
+                Written::Head(body) => {
+                    flush(&mut io, &mut out).await.ok()?;
+                    io.write_all(&body).await.ok()?;
+                }
+                Written::Not => {
+                    requests.leave_answer(answer);
+                    return hand_over(io, out, Some(bytes), buf, requests).await;
+                }
+            }
+            // The end of the body: `on_finish` hooks run.
+            drop(answer);
+            if close {
+                flush(&mut io, &mut out).await.ok()?;
+                let _ = io.shutdown().await;
+                return None;
+            }
+            if !pipeline_flush || out.len() >= MAX_HELD {
+                flush(&mut io, &mut out).await.ok()?;
+            }
+        }
+        flush(&mut io, &mut out).await.ok()?;
+        if buf.len() >= head::OWN_HEAD_LIMIT {
+            return hand_over(io, out, None, buf, requests).await;
+        }
+        buf.reserve(4 * 1024);
+        let read = {
+            let mut read = std::pin::pin!(io.read_buf(&mut buf));
+            std::future::poll_fn(|cx| {
+                if closing.load(Ordering::Acquire) {
+                    return Poll::Ready(None);
+                }
+                read.as_mut().poll(cx).map(Some)
+            })
+            .await
+        };
+        clock.tick();
+        match read {
+            Some(Ok(0)) if !buf.is_empty() => {
+                // A head cut short: hyper says what that is.
+                return hand_over(io, out, None, buf, requests).await;
+            }
+            Some(Ok(0) | Err(_)) | None => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+async fn flush<I>(io: &mut Sanitize<I>, out: &mut Vec<u8>) -> std::io::Result<()>
+where
+    I: AsyncRead + AsyncWrite + Unpin,
+{
+    if !out.is_empty() {
+        io.write_all(out).await?;
+        out.clear();
+    }
+    Ok(())
+}
+
+/// Writes what the loop answered, puts back the bytes it did not answer
+/// (`head`, the head of the request whose answer is left to hyper or that
+/// `http` refused, then `rest`) and gives the connection to hyper.
+async fn hand_over<I>(
+    mut io: Sanitize<I>,
+    mut out: Vec<u8>,
+    head: Option<Bytes>,
+    rest: BytesMut,
+    requests: Requests,
+) -> Option<(Sanitize<I>, Requests)>
+where
+    I: AsyncRead + AsyncWrite + Unpin,
+{
+    flush(&mut io, &mut out).await.ok()?;
+    // Each goes back ahead of what is there: the later bytes first.
+    io.unread(&rest);
+    if let Some(head) = head {
+        io.unread(&head);
+    }
+    Some((io, requests))
+}

@@ -1,0 +1,133 @@
+//! Which request heads the connection's own loop answers, and their parts.
+//!
+//! The loop takes a GET over HTTP/1.1 without a body, without `Expect`,
+//! `Upgrade`, `Transfer-Encoding` or `Content-Length`, with `Host`, with at
+//! most `keep-alive` as its `Connection`, in a head of at most
+//! [`OWN_HEAD_LIMIT`] bytes and [`OWN_MAX_HEADERS`] lines: the usual
+//! request of browsers, API clients and load testers. Every other head goes
+//! to hyper, which frames bodies, upgrades, closes and refuses, with Node's
+//! answers on top (see `requests.rs`). httparse is hyper's parser, so a head
+//! taken here is one hyper would have parsed the same way.
+
+use std::mem::MaybeUninit;
+
+use bytes::{Bytes, BytesMut};
+
+/// The largest head the loop answers; a longer one (or a partial head this
+/// long) goes to hyper, whose limits and Node's 431 apply.
+pub(super) const OWN_HEAD_LIMIT: usize = 8 * 1024;
+
+/// The most header lines of a head the loop answers.
+const OWN_MAX_HEADERS: usize = 32;
+
+/// What the start of the read buffer holds.
+pub(super) enum Parsed {
+    /// A whole head the loop answers, now in the [`Head`].
+    Whole,
+    /// Not a whole head yet.
+    Partial,
+    /// A head for hyper: another kind of request, or not one at all.
+    Other,
+}
+
+/// Where a whole head's parts are in the buffer (offsets fit in `u16`: the
+/// head is at most [`OWN_HEAD_LIMIT`] bytes).
+pub(super) struct Head {
+    len: usize,
+    target: (u16, u16),
+    count: usize,
+    lines: [(u16, u16, u16, u16); OWN_MAX_HEADERS],
+}
+
+impl Head {
+    pub(super) fn new() -> Head {
+        Head {
+            len: 0,
+            target: (0, 0),
+            count: 0,
+            lines: [(0, 0, 0, 0); OWN_MAX_HEADERS],
+        }
+    }
+}
+
+/// Reads the head at the start of `buf` into `head`.
+#[inline]
+pub(super) fn parse(buf: &BytesMut, head: &mut Head) -> Parsed {
+    let mut raw = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; OWN_MAX_HEADERS];
+    let mut req = httparse::Request::new(&mut []);
+    let len = match req.parse_with_uninit_headers(buf, &mut raw) {
+        Ok(httparse::Status::Complete(len)) => len,
+        Ok(httparse::Status::Partial) => return Parsed::Partial,
+        Err(_) => return Parsed::Other,
+    };
+    if len > OWN_HEAD_LIMIT || req.version != Some(1) || req.method != Some("GET") {
+        return Parsed::Other;
+    }
+    let base = buf.as_ptr() as usize;
+    let at = |s: &[u8]| (s.as_ptr() as usize - base) as u16;
+    let Some(target) = req.path else {
+        return Parsed::Other;
+    };
+    head.len = len;
+    head.target = (at(target.as_bytes()), target.len() as u16);
+    head.count = req.headers.len();
+    let mut has_host = false;
+    for (line, h) in head.lines.iter_mut().zip(req.headers.iter()) {
+        let name = h.name.as_bytes();
+        match name.len() {
+            4 if name.eq_ignore_ascii_case(b"host") => has_host = true,
+            6 if name.eq_ignore_ascii_case(b"expect") => return Parsed::Other,
+            7 if name.eq_ignore_ascii_case(b"upgrade") => return Parsed::Other,
+            10 if name.eq_ignore_ascii_case(b"connection")
+                && !h.value.eq_ignore_ascii_case(b"keep-alive") =>
+            {
+                return Parsed::Other;
+            }
+            14 if name.eq_ignore_ascii_case(b"content-length") => return Parsed::Other,
+            17 if name.eq_ignore_ascii_case(b"transfer-encoding") => return Parsed::Other,
+            _ => {}
+        }
+        *line = (
+            at(name),
+            name.len() as u16,
+            at(h.value),
+            h.value.len() as u16,
+        );
+    }
+    if !has_host {
+        return Parsed::Other;
+    }
+    Parsed::Whole
+}
+
+impl Head {
+    /// The head's length in bytes.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The request's parts, their target and values sharing `head` (the
+    /// head's bytes, split off the buffer), their headers in `headers` (an
+    /// emptied map); `None` when `http` refuses the target or a header
+    /// (hyper then answers).
+    #[inline]
+    pub(super) fn parts(
+        &self,
+        head: &Bytes,
+        mut headers: http::HeaderMap,
+    ) -> Option<http::request::Parts> {
+        let slice = |at: u16, len: u16| head.slice(at as usize..at as usize + len as usize);
+        let uri = http::Uri::from_maybe_shared(slice(self.target.0, self.target.1)).ok()?;
+        headers.reserve(self.count);
+        for &(name_at, name_len, value_at, value_len) in &self.lines[..self.count] {
+            let name_at = name_at as usize;
+            let name = http::HeaderName::from_bytes(&head[name_at..name_at + name_len as usize]);
+            let value = http::HeaderValue::from_maybe_shared(slice(value_at, value_len));
+            headers.append(name.ok()?, value.ok()?);
+        }
+        let (mut parts, ()) = http::Request::new(()).into_parts();
+        parts.uri = uri;
+        parts.headers = headers;
+        Some(parts)
+    }
+}
