@@ -33,6 +33,7 @@ mod file_times;
 mod file_traversal;
 mod final_handler;
 mod hostile;
+mod http1_loop;
 mod http2_memory;
 mod http2_stream_timeout;
 mod json_failure_memory;
