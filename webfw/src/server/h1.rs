@@ -100,11 +100,16 @@ pub(super) async fn serve<I>(
 where
     I: AsyncRead + AsyncWrite + Unpin,
 {
+    let mut head = head::Head::new();
+    // A connection whose first request is hyper's goes to hyper before the
+    // loop holds a buffer.
+    if let Parsed::Other = head::parse(io.read_ahead(), &mut head) {
+        return Some((io, requests));
+    }
     let mut buf = BytesMut::with_capacity(8 * 1024);
     let mut out = Vec::new();
     let mut spare = http::HeaderMap::new();
     let mut clock = Clock::new();
-    let mut head = head::Head::new();
     loop {
         while !buf.is_empty() {
             if closing.load(Ordering::Acquire) {

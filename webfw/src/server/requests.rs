@@ -45,7 +45,6 @@ pub(super) struct Requests {
     secure: bool,
     activity: Arc<Activity>,
     raw_targets: Arc<RawTargets>,
-    #[cfg_attr(not(feature = "http2"), allow(dead_code))]
     memory: Memory,
     shared: Arc<Mailbox>,
     /// An answer the connection's own HTTP/1 loop made but left to hyper to
@@ -63,26 +62,17 @@ impl Requests {
         raw_targets: Arc<RawTargets>,
         memory: Memory,
     ) -> Requests {
-        let mut requests = Requests {
+        let shared = Arc::new(new_mailbox(&memory));
+        Requests {
             app,
             peer,
             secure,
             activity,
             raw_targets,
             memory,
-            shared: Arc::new(Mailbox::default()),
+            shared,
             left: Cell::new(None),
-        };
-        requests.shared = Arc::new(requests.new_mailbox());
-        requests
-    }
-
-    fn new_mailbox(&self) -> Mailbox {
-        #[cfg(feature = "http2")]
-        if let Some(memory) = &self.memory {
-            return Mailbox::http2(memory.clone());
         }
-        Mailbox::default()
     }
 
     /// The activity the connection's deadlines watch.
@@ -117,7 +107,7 @@ impl Requests {
             shared.reset();
             shared.clone()
         } else {
-            Arc::new(self.new_mailbox())
+            Arc::new(new_mailbox(&self.memory))
         };
         let raw_target = raw_targets.next(|| match parts.uri.scheme() {
             Some(_) => parts.uri.to_string(),
@@ -173,6 +163,18 @@ impl Requests {
             rejected.map(|rejection| move |res: &mut Response| reject(res, rejection, raw_targets)),
         )
     }
+}
+
+/// A mailbox for a request's response: on HTTP/2, one that counts against
+/// the session's memory.
+fn new_mailbox(memory: &Memory) -> Mailbox {
+    #[cfg(feature = "http2")]
+    if let Some(memory) = memory {
+        return Mailbox::http2(memory.clone());
+    }
+    #[cfg(not(feature = "http2"))]
+    let _ = memory;
+    Mailbox::default()
 }
 
 /// hyper's entry point for each request it parses.

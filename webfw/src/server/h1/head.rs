@@ -11,7 +11,7 @@
 
 use std::mem::MaybeUninit;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 
 /// The largest head the loop answers; a longer one (or a partial head this
 /// long) goes to hyper, whose limits and Node's 431 apply.
@@ -52,7 +52,7 @@ impl Head {
 
 /// Reads the head at the start of `buf` into `head`.
 #[inline]
-pub(super) fn parse(buf: &BytesMut, head: &mut Head) -> Parsed {
+pub(super) fn parse(buf: &[u8], head: &mut Head) -> Parsed {
     let mut raw = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; OWN_MAX_HEADERS];
     let mut req = httparse::Request::new(&mut []);
     let len = match req.parse_with_uninit_headers(buf, &mut raw) {
@@ -129,5 +129,91 @@ impl Head {
         parts.uri = uri;
         parts.headers = headers;
         Some(parts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(head: &[u8]) -> &'static str {
+        match parse(head, &mut Head::new()) {
+            Parsed::Whole => "whole",
+            Parsed::Partial => "partial",
+            Parsed::Other => "other",
+        }
+    }
+
+    #[test]
+    fn the_loop_takes_a_get_with_host_and_at_most_keep_alive() {
+        assert_eq!(parsed(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"), "whole");
+        assert_eq!(
+            parsed(b"GET / HTTP/1.1\r\nhost: a\r\nConnection: Keep-Alive\r\n\r\n"),
+            "whole"
+        );
+        assert_eq!(parsed(b"GET / HTTP/1.1\r\nHost: a\r\n"), "partial");
+        assert_eq!(parsed(b"GE"), "partial");
+        assert_eq!(parsed(b""), "partial");
+    }
+
+    #[test]
+    fn every_other_head_is_hyper_s() {
+        for head in [
+            &b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n"[..],
+            b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n",
+            b"get / HTTP/1.1\r\nHost: a\r\n\r\n",
+            b"GET / HTTP/1.0\r\nHost: a\r\n\r\n",
+            b"GET / HTTP/1.1\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, Upgrade\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+            b"GET / HTTP/1.1\r\nHost: a\r\nBad Name: v\r\n\r\n",
+            b"GET /\x01 HTTP/1.1\r\nHost: a\r\n\r\n",
+        ] {
+            assert_eq!(parsed(head), "other", "{}", String::from_utf8_lossy(head));
+        }
+    }
+
+    #[test]
+    fn long_heads_and_many_lines_are_hyper_s() {
+        let line = |n: usize| format!("X-A: {}\r\n", "v".repeat(n));
+        let head = |extra: &str| format!("GET / HTTP/1.1\r\nHost: a\r\n{extra}\r\n");
+        let fits = head(&line(OWN_HEAD_LIMIT - head("").len() - 7));
+        assert_eq!(fits.len(), OWN_HEAD_LIMIT);
+        assert_eq!(parsed(fits.as_bytes()), "whole");
+        let over = head(&line(OWN_HEAD_LIMIT - head("").len() - 6));
+        assert_eq!(parsed(over.as_bytes()), "other");
+
+        let lines = |n: usize| (0..n).map(|k| format!("X-{k}: v\r\n")).collect::<String>();
+        assert_eq!(
+            parsed(head(&lines(OWN_MAX_HEADERS - 1)).as_bytes()),
+            "whole"
+        );
+        assert_eq!(parsed(head(&lines(OWN_MAX_HEADERS)).as_bytes()), "other");
+    }
+
+    #[test]
+    fn the_parts_share_the_head_and_keep_its_lines_in_order() {
+        let bytes = Bytes::from_static(
+            b"GET /a?b=c HTTP/1.1\r\nHost: h\r\nX-One: 1\r\nx-one: 2\r\nAccept: */*\r\n\r\nGET",
+        );
+        let mut head = Head::new();
+        assert!(matches!(parse(&bytes, &mut head), Parsed::Whole));
+        assert_eq!(head.len(), bytes.len() - 3);
+        let parts = head
+            .parts(&bytes.slice(..head.len()), http::HeaderMap::new())
+            .unwrap();
+        assert_eq!(parts.method, http::Method::GET);
+        assert_eq!(parts.version, http::Version::HTTP_11);
+        assert_eq!(parts.uri, "/a?b=c");
+        let lines: Vec<_> = parts
+            .headers
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", v.to_str().unwrap()))
+            .collect();
+        assert_eq!(lines, ["host: h", "x-one: 1", "x-one: 2", "accept: */*"]);
     }
 }

@@ -55,6 +55,11 @@ impl<I> Sanitize<I> {
         self.coalesce = Coalesce::on(batch);
     }
 
+    /// The bytes read ahead (while sniffing) or put back, not returned yet.
+    pub(crate) fn read_ahead(&self) -> &[u8] {
+        &self.pending[self.pending_pos..]
+    }
+
     /// Puts back bytes a reader took but leaves to the next: they are read
     /// again, ahead of anything not read yet. The scanner has seen them
     /// already, so they go back as they were returned.
