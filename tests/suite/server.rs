@@ -273,6 +273,28 @@ async fn https_with_rustls_sets_secure_and_protocol() {
     assert_eq!(res.text(), "https true 1.1 localhost");
 }
 
+/// Keep-alive requests over TLS, pipelined and one at a time (the
+/// server's own HTTP/1 loop answers them, and must flush the TLS stream).
+#[tokio::test]
+async fn https_keep_alive_requests_are_answered_each() {
+    let tls = tls_setup(&[]);
+    let (_server, addr) = https_hello(&tls).await;
+    let mut conn = Conn::new(tls_connect(&tls, addr).await);
+    let mut both = keep_alive_request("GET", "/info", &[]);
+    both.extend(keep_alive_request("GET", "/", &[]));
+    conn.send(both).await;
+    assert_eq!(
+        conn.read_response(false).await.text(),
+        "https true 1.1 localhost"
+    );
+    assert_eq!(conn.read_response(false).await.text(), "hello");
+    conn.send(keep_alive_request("GET", "/info", &[])).await;
+    assert_eq!(
+        conn.read_response(false).await.text(),
+        "https true 1.1 localhost"
+    );
+}
+
 #[tokio::test]
 async fn https_negotiates_http2_through_alpn() {
     let tls = tls_setup(&[b"h2", b"http/1.1"]);

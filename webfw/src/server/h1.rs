@@ -16,6 +16,7 @@
 //! to it. Each request reaches the app once, through [`Requests::start`],
 //! either way.
 
+mod buffer;
 mod head;
 mod write;
 
@@ -25,14 +26,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 
-use bytes::{Bytes, BytesMut};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use bytes::Bytes;
+use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::graceful::Closable;
 use super::requests::Requests;
 use super::sanitize::{BodyFraming, Sanitize};
 use super::watchdog::InFlight;
 use crate::request::RawBody;
+use buffer::{ReadBuffer, flush, shutdown, write_all};
 use head::Parsed;
 use write::{Clock, Written};
 
@@ -106,22 +108,22 @@ where
     if let Parsed::Other = head::parse(io.read_ahead(), &mut head) {
         return Some((io, requests));
     }
-    let mut buf = BytesMut::with_capacity(8 * 1024);
+    let mut buf = ReadBuffer::new();
     let mut out = Vec::new();
     let mut spare = http::HeaderMap::new();
     let mut clock = Clock::new();
     loop {
-        while !buf.is_empty() {
+        while !buf.filled().is_empty() {
             if closing.load(Ordering::Acquire) {
                 let _ = flush(&mut io, &mut out).await;
                 return None;
             }
-            match head::parse(&buf, &mut head) {
+            match head::parse(buf.filled(), &mut head) {
                 Parsed::Whole => {}
                 Parsed::Partial => break,
                 Parsed::Other => return hand_over(io, out, None, buf, requests).await,
             }
-            let bytes = buf.split_to(head.len()).freeze();
+            let bytes = buf.take(head.len());
             let Some(parts) = head.parts(&bytes, std::mem::take(&mut spare)) else {
                 return hand_over(io, out, Some(bytes), buf, requests).await;
             };
@@ -143,7 +145,7 @@ where
                 Written::Whole => {}
                 Written::Head(body) => {
                     flush(&mut io, &mut out).await.ok()?;
-                    io.write_all(&body).await.ok()?;
+                    write_all(&mut io, &body).await.ok()?;
                 }
                 Written::Not => {
                     requests.leave_answer(answer);
@@ -154,7 +156,7 @@ where
             drop(answer);
             if close {
                 flush(&mut io, &mut out).await.ok()?;
-                let _ = io.shutdown().await;
+                let _ = shutdown(&mut io).await;
                 return None;
             }
             if !pipeline_flush || out.len() >= MAX_HELD {
@@ -162,23 +164,13 @@ where
             }
         }
         flush(&mut io, &mut out).await.ok()?;
-        if buf.len() >= head::OWN_HEAD_LIMIT {
+        if buf.filled().len() >= head::OWN_HEAD_LIMIT {
             return hand_over(io, out, None, buf, requests).await;
         }
-        buf.reserve(4 * 1024);
-        let read = {
-            let mut read = std::pin::pin!(io.read_buf(&mut buf));
-            std::future::poll_fn(|cx| {
-                if closing.load(Ordering::Acquire) {
-                    return Poll::Ready(None);
-                }
-                read.as_mut().poll(cx).map(Some)
-            })
-            .await
-        };
+        let read = buf.read(&mut io, || closing.load(Ordering::Acquire)).await;
         clock.tick();
         match read {
-            Some(Ok(0)) if !buf.is_empty() => {
+            Some(Ok(0)) if !buf.filled().is_empty() => {
                 // A head cut short: hyper says what that is.
                 return hand_over(io, out, None, buf, requests).await;
             }
@@ -188,17 +180,6 @@ where
     }
 }
 
-async fn flush<I>(io: &mut Sanitize<I>, out: &mut Vec<u8>) -> std::io::Result<()>
-where
-    I: AsyncRead + AsyncWrite + Unpin,
-{
-    if !out.is_empty() {
-        io.write_all(out).await?;
-        out.clear();
-    }
-    Ok(())
-}
-
 /// Writes what the loop answered, puts back the bytes it did not answer
 /// (`head`, the head of the request whose answer is left to hyper or that
 /// `http` refused, then `rest`) and gives the connection to hyper.
@@ -206,7 +187,7 @@ async fn hand_over<I>(
     mut io: Sanitize<I>,
     mut out: Vec<u8>,
     head: Option<Bytes>,
-    rest: BytesMut,
+    rest: ReadBuffer,
     requests: Requests,
 ) -> Option<(Sanitize<I>, Requests)>
 where
@@ -214,7 +195,7 @@ where
 {
     flush(&mut io, &mut out).await.ok()?;
     // Each goes back ahead of what is there: the later bytes first.
-    io.unread(&rest);
+    io.unread(rest.filled());
     if let Some(head) = head {
         io.unread(&head);
     }

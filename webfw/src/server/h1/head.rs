@@ -63,13 +63,22 @@ pub(super) fn parse(buf: &[u8], head: &mut Head) -> Parsed {
     if len > OWN_HEAD_LIMIT || req.version != Some(1) || req.method != Some("GET") {
         return Parsed::Other;
     }
+    // Where a parsed slice starts in the head (each lies in it, so within
+    // `OWN_HEAD_LIMIT`; checked all the same, as `parts` slices by it).
     let base = buf.as_ptr() as usize;
-    let at = |s: &[u8]| (s.as_ptr() as usize - base) as u16;
+    let at = |s: &[u8]| {
+        let at = (s.as_ptr() as usize).wrapping_sub(base);
+        let inside = at.checked_add(s.len()).is_some_and(|end| end <= len);
+        inside.then_some(at as u16)
+    };
     let Some(target) = req.path else {
         return Parsed::Other;
     };
+    let Some(target_at) = at(target.as_bytes()) else {
+        return Parsed::Other;
+    };
     head.len = len;
-    head.target = (at(target.as_bytes()), target.len() as u16);
+    head.target = (target_at, target.len() as u16);
     head.count = req.headers.len();
     let mut has_host = false;
     for (line, h) in head.lines.iter_mut().zip(req.headers.iter()) {
@@ -87,12 +96,10 @@ pub(super) fn parse(buf: &[u8], head: &mut Head) -> Parsed {
             17 if name.eq_ignore_ascii_case(b"transfer-encoding") => return Parsed::Other,
             _ => {}
         }
-        *line = (
-            at(name),
-            name.len() as u16,
-            at(h.value),
-            h.value.len() as u16,
-        );
+        let (Some(name_at), Some(value_at)) = (at(name), at(h.value)) else {
+            return Parsed::Other;
+        };
+        *line = (name_at, name.len() as u16, value_at, h.value.len() as u16);
     }
     if !has_host {
         return Parsed::Other;
@@ -193,6 +200,37 @@ mod tests {
             "whole"
         );
         assert_eq!(parsed(head(&lines(OWN_MAX_HEADERS)).as_bytes()), "other");
+    }
+
+    #[test]
+    fn any_bytes_parse_without_panicking_and_a_whole_head_has_parts() {
+        // Mutations of a head with an empty value, byte by byte and cut
+        // short, as a fuzzer's first steps would make them.
+        let seed = b"GET /p?q HTTP/1.1\r\nHost: h\r\nX-E:\r\nX-F: \t\r\nAccept: */*\r\n\r\n";
+        let mut state = 0x9e37_79b9_u32;
+        for round in 0..20_000 {
+            let mut input = seed.to_vec();
+            for _ in 0..1 + round % 4 {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                let at = state as usize % input.len();
+                input[at] = (state >> 8) as u8;
+            }
+            input.truncate(input.len() - round % 7);
+            let mut head = Head::new();
+            if let Parsed::Whole = parse(&input, &mut head) {
+                let bytes = Bytes::copy_from_slice(&input[..head.len()]);
+                let _ = head.parts(&bytes, http::HeaderMap::new());
+            }
+        }
+        let mut head = Head::new();
+        assert!(matches!(parse(seed, &mut head), Parsed::Whole));
+        let parts = head
+            .parts(&Bytes::from_static(seed), http::HeaderMap::new())
+            .unwrap();
+        assert_eq!(parts.headers["x-e"], "");
+        assert_eq!(parts.headers["x-f"], "");
     }
 
     #[test]
