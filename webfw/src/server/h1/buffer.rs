@@ -3,7 +3,7 @@
 //!
 //! [`ReadBuffer`] reads into memory that is always initialised, so no read
 //! needs `unsafe`: its bytes past the filled part are zeros or old bytes,
-//! zeroed once per buffer's worth of traffic rather than per read.
+//! and room is zeroed as reads use it up, a byte per byte read.
 
 use std::future::poll_fn;
 use std::io;
@@ -13,8 +13,9 @@ use std::task::Poll;
 use bytes::{Bytes, BytesMut};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// Room made for a read: a browser's head fits many times over.
-const READ_ROOM: usize = 8 * 1024;
+/// Room made for a read, which every open connection keeps (zeroed, so
+/// resident): a browser's head fits, a longer one takes more reads.
+const READ_ROOM: usize = 4 * 1024;
 
 /// A connection's read buffer: `bytes[..filled]` was read and not yet
 /// taken; the rest is initialised room for the next read.
@@ -51,7 +52,7 @@ impl ReadBuffer {
         stop: impl Fn() -> bool,
     ) -> Option<io::Result<usize>> {
         if self.bytes.len() - self.filled < READ_ROOM / 2 {
-            self.bytes.truncate(self.filled);
+            // Only the bytes past the old room are zeroed: one per byte read.
             self.bytes.resize(self.filled + READ_ROOM, 0);
         }
         let room = &mut self.bytes[self.filled..];
