@@ -133,35 +133,35 @@ impl Conn {
         };
         let requests = requests(None);
         let builders = self.builders;
-        let conn = h1::Http1::new(|closing| async move {
+        let pipeline_flush = builders.pipeline_flush;
+        let closing = Arc::new(AtomicBool::new(false));
+        let hand_over = move |io, requests| {
             // A connection that starts with more header lines than the
-            // loop takes is hyper's from the start.
-            let (io, requests) = if many_headers {
-                (io, requests)
-            } else {
-                match h1::serve(io, requests, builders.pipeline_flush, &closing).await {
-                    Some(rest) => rest,
-                    None => return,
-                }
-            };
+            // loop takes is hyper's from the start, with the larger parser.
             let h1 = match many_headers {
                 true => &builders.h1_many_headers,
                 false => &builders.h1,
             };
-            serve_hyper(io, requests, h1, builders.pipeline_flush, &closing).await;
-        });
+            serve_hyper(io, requests, h1, pipeline_flush)
+        };
+        let conn = if many_headers {
+            h1::Http1::hyper(closing, hand_over(io, requests))
+        } else {
+            let run = h1::serve(io, requests, pipeline_flush, closing.clone());
+            h1::Http1::own(closing, run, hand_over)
+        };
         self.watcher.watch(conn).await;
     }
 }
 
-/// Serves the rest of an HTTP/1 connection with hyper.
-async fn serve_hyper<I>(
+/// hyper's connection for the rest of an HTTP/1 connection.
+fn serve_hyper<I>(
     mut io: Sanitize<I>,
     requests: Requests,
     h1: &http1::Builder,
     pipeline_flush: bool,
-    closing: &AtomicBool,
-) where
+) -> impl graceful::Closable<Output = hyper::Result<()>> + use<I>
+where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     // The responses of a pipelined batch leave in one write, unless
@@ -174,8 +174,7 @@ async fn serve_hyper<I>(
     let conn = h1
         .serve_connection(TokioIo::new(io), requests)
         .with_upgrades();
-    let conn = coalesce::Flushed::new(graceful::Upgradable(conn), batch);
-    let _ = h1::closing_with(conn, closing).await;
+    coalesce::Flushed::new(graceful::Upgradable(conn), batch)
 }
 
 #[cfg(feature = "tls")]

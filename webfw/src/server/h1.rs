@@ -42,52 +42,90 @@ use write::{Clock, Written};
 const MAX_HELD: usize = 16 * 1024;
 
 pin_project_lite::pin_project! {
-    /// An HTTP/1 connection, served by the loop and then perhaps by hyper:
-    /// a graceful shutdown sets a flag that both look at.
-    pub(super) struct Http1<F> {
+    #[project = PhaseProj]
+    enum Phase<F, C> {
+        Own { #[pin] run: F },
+        Hyper { #[pin] conn: C },
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// An HTTP/1 connection: the loop's future until it hands the
+    /// connection over, then hyper's connection. A graceful shutdown sets
+    /// the flag the loop looks at, or shuts hyper's connection down.
+    pub(super) struct Http1<F, C, M> {
         closing: Arc<AtomicBool>,
+        // Makes hyper's connection of what the loop hands over.
+        hand_over: Option<M>,
         #[pin]
-        run: F,
+        phase: Phase<F, C>,
     }
 }
 
-impl<F: Future> Http1<F> {
-    pub(super) fn new(run: impl FnOnce(Arc<AtomicBool>) -> F) -> Http1<F> {
-        let closing = Arc::new(AtomicBool::new(false));
+impl<F, C, M> Http1<F, C, M> {
+    /// A connection the loop serves first: `run` is [`serve`]'s future,
+    /// given `closing`.
+    pub(super) fn own(closing: Arc<AtomicBool>, run: F, hand_over: M) -> Http1<F, C, M> {
         Http1 {
-            run: run(closing.clone()),
             closing,
+            hand_over: Some(hand_over),
+            phase: Phase::Own { run },
+        }
+    }
+
+    /// A connection hyper serves from the start.
+    pub(super) fn hyper(closing: Arc<AtomicBool>, conn: C) -> Http1<F, C, M> {
+        Http1 {
+            closing,
+            hand_over: None,
+            phase: Phase::Hyper { conn },
         }
     }
 }
 
-impl<F: Future> Future for Http1<F> {
-    type Output = F::Output;
+impl<F, C, M, I> Future for Http1<F, C, M>
+where
+    F: Future<Output = Option<(Sanitize<I>, Requests)>>,
+    C: Closable,
+    M: FnOnce(Sanitize<I>, Requests) -> C,
+{
+    type Output = ();
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        self.project().run.poll(cx)
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        loop {
+            let this = self.as_mut().project();
+            let conn = match this.phase.project() {
+                PhaseProj::Hyper { conn } => return conn.poll(cx).map(|_| ()),
+                PhaseProj::Own { run } => match std::task::ready!(run.poll(cx)) {
+                    Some((io, requests)) => match this.hand_over.take() {
+                        Some(hand_over) => hand_over(io, requests),
+                        None => return Poll::Ready(()),
+                    },
+                    None => return Poll::Ready(()),
+                },
+            };
+            let closing = this.closing.load(Ordering::Acquire);
+            self.as_mut().project().phase.set(Phase::Hyper { conn });
+            if closing {
+                self.as_mut().graceful_shutdown();
+            }
+        }
     }
 }
 
-impl<F: Future> Closable for Http1<F> {
+impl<F, C, M, I> Closable for Http1<F, C, M>
+where
+    F: Future<Output = Option<(Sanitize<I>, Requests)>>,
+    C: Closable,
+    M: FnOnce(Sanitize<I>, Requests) -> C,
+{
     fn graceful_shutdown(self: Pin<&mut Self>) {
-        self.closing.store(true, Ordering::Release);
-    }
-}
-
-/// Runs `conn` (hyper's connection), shutting it down gracefully once
-/// `closing` is set.
-pub(super) async fn closing_with<C: Closable>(conn: C, closing: &AtomicBool) -> C::Output {
-    let mut conn = std::pin::pin!(conn);
-    let mut shut = false;
-    std::future::poll_fn(|cx| {
-        if !shut && closing.load(Ordering::Acquire) {
-            shut = true;
-            conn.as_mut().graceful_shutdown();
+        let this = self.project();
+        this.closing.store(true, Ordering::Release);
+        if let PhaseProj::Hyper { conn } = this.phase.project() {
+            conn.graceful_shutdown();
         }
-        conn.as_mut().poll(cx)
-    })
-    .await
+    }
 }
 
 /// Serves the connection's usual requests; `Some` when the rest is
@@ -97,7 +135,7 @@ pub(super) async fn serve<I>(
     mut io: Sanitize<I>,
     requests: Requests,
     pipeline_flush: bool,
-    closing: &AtomicBool,
+    closing: Arc<AtomicBool>,
 ) -> Option<(Sanitize<I>, Requests)>
 where
     I: AsyncRead + AsyncWrite + Unpin,
