@@ -135,16 +135,17 @@ impl Conn {
         let builders = self.builders;
         let pipeline_flush = builders.pipeline_flush;
         let closing = Arc::new(AtomicBool::new(false));
+        // A connection that starts with more header lines than the loop
+        // takes is hyper's from the start, with the larger parser; so is
+        // one whose first request the loop does not take.
         let hand_over = move |io, requests| {
-            // A connection that starts with more header lines than the
-            // loop takes is hyper's from the start, with the larger parser.
             let h1 = match many_headers {
                 true => &builders.h1_many_headers,
                 false => &builders.h1,
             };
             serve_hyper(io, requests, h1, pipeline_flush)
         };
-        let conn = if many_headers {
+        let conn = if many_headers || !h1::takes(io.read_ahead()) {
             h1::Http1::hyper(closing, hand_over(io, requests))
         } else {
             let run = h1::serve(io, requests, pipeline_flush, closing.clone());

@@ -44,7 +44,9 @@ const MAX_HELD: usize = 16 * 1024;
 pin_project_lite::pin_project! {
     #[project = PhaseProj]
     enum Phase<F, C> {
-        Own { #[pin] run: F },
+        // Boxed: a connection hyper serves from the start is then the size
+        // of hyper's connection alone.
+        Own { run: Pin<Box<F>> },
         Hyper { #[pin] conn: C },
     }
 }
@@ -69,7 +71,7 @@ impl<F, C, M> Http1<F, C, M> {
         Http1 {
             closing,
             hand_over: Some(hand_over),
-            phase: Phase::Own { run },
+            phase: Phase::Own { run: Box::pin(run) },
         }
     }
 
@@ -96,7 +98,7 @@ where
             let this = self.as_mut().project();
             let conn = match this.phase.project() {
                 PhaseProj::Hyper { conn } => return conn.poll(cx).map(|_| ()),
-                PhaseProj::Own { run } => match std::task::ready!(run.poll(cx)) {
+                PhaseProj::Own { run } => match std::task::ready!(run.as_mut().poll(cx)) {
                     Some((io, requests)) => match this.hand_over.take() {
                         Some(hand_over) => hand_over(io, requests),
                         None => return Poll::Ready(()),
@@ -128,6 +130,13 @@ where
     }
 }
 
+/// Whether the loop takes the connection whose first bytes are `first`:
+/// one whose first request is hyper's goes to hyper before the loop holds
+/// anything.
+pub(super) fn takes(first: &[u8]) -> bool {
+    !matches!(head::parse(first, &mut head::Head::new()), Parsed::Other)
+}
+
 /// Serves the connection's usual requests; `Some` when the rest is
 /// hyper's (see the module docs), `None` when the connection is done.
 /// `pipeline_flush`: the answers of a batch leave in one write.
@@ -141,11 +150,6 @@ where
     I: AsyncRead + AsyncWrite + Unpin,
 {
     let mut head = head::Head::new();
-    // A connection whose first request is hyper's goes to hyper before the
-    // loop holds a buffer.
-    if let Parsed::Other = head::parse(io.read_ahead(), &mut head) {
-        return Some((io, requests));
-    }
     let mut buf = ReadBuffer::new();
     let mut out = Vec::new();
     let mut spare = http::HeaderMap::new();
