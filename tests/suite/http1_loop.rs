@@ -18,14 +18,10 @@ use webfw::prelude::*;
 
 const DATED: &str = "Thu, 01 Jan 1970 00:00:00 GMT";
 
+/// `pipelining`'s app (`/text`, `/json`, `/big/:n`) and the other shapes
+/// of answer.
 fn app() -> webfw::App {
-    let mut app = webfw::app();
-    app.get("/text", |_: &mut Request, res: &mut Response| {
-        res.type_("text/plain").send("Hello, World!")
-    });
-    app.get("/json", |_: &mut Request, res: &mut Response| {
-        res.json(&serde_json::json!({ "message": "Hello, World!" }))
-    });
+    let mut app = crate::pipelining::app();
     app.get("/status/:n", |req: &mut Request, res: &mut Response| {
         let n = req.param("n").unwrap_or("200").parse().unwrap_or(200);
         res.status(n).send("status")
@@ -41,10 +37,6 @@ fn app() -> webfw::App {
     });
     app.get("/dated", |_: &mut Request, res: &mut Response| {
         res.set("Date", DATED).send("dated")
-    });
-    app.get("/big/:n", |req: &mut Request, res: &mut Response| {
-        let n = req.param("n").unwrap_or("0").parse().unwrap_or(0);
-        res.send("x".repeat(n))
     });
     app.get(
         "/later",

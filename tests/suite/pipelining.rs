@@ -12,7 +12,9 @@ use tokio::sync::oneshot;
 use webfw::ListenOptions;
 use webfw::prelude::*;
 
-fn app() -> webfw::App {
+/// Text, JSON, a parameter and a body of any size (also the base of
+/// `http1_loop`'s app).
+pub(crate) fn app() -> webfw::App {
     let mut app = webfw::app();
     app.get("/text", |_: &mut Request, res: &mut Response| {
         res.type_("text/plain").send("Hello, World!")

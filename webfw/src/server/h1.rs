@@ -3,7 +3,7 @@
 //! hyper serves HTTP/1 through a general state machine. Under pipelined load
 //! its code and webfw's together no longer fit the CPU's instruction cache,
 //! and hyper's parse ran at half its speed (docs/PERFORMANCE.md, lever 24).
-//! This loop answers the common case in a few hundred bytes of code: it reads
+//! This loop answers the common case in a fraction of that code: it reads
 //! into one buffer, answers every whole head the buffer holds ([`head`]),
 //! writes the answers of a batch in one write ([`write`]), and reads again.
 //!
