@@ -1,11 +1,12 @@
-//! The server's own HTTP/1.1 loop (`server/h1`): it answers the usual GET in
-//! exactly the bytes hyper writes, and leaves every other request or answer
-//! to hyper without losing, repeating or reordering a byte.
+//! The server's own HTTP/1.1 loop (`server/h1`): it answers the usual
+//! request (a GET, or a POST whose body came with its head) in exactly the
+//! bytes hyper writes, and leaves every other request or answer to hyper
+//! without losing, repeating or reordering a byte.
 //!
-//! A request with `Content-Length: 0` is one the loop leaves to hyper, which
-//! then serves the rest of that connection: every case is asked once on a
-//! new connection (the loop's answer, or its hand-over) and once after such a
-//! request (hyper's answer), and the two must match.
+//! A request with more header lines than the loop takes is one it leaves to
+//! hyper, which then serves the rest of that connection: every case is asked
+//! once on a new connection (the loop's answer, or its hand-over) and once
+//! after such a request (hyper's answer), and the two must match.
 
 use crate::common;
 
@@ -14,6 +15,7 @@ use std::sync::{Arc, Mutex};
 use common::{Conn, HttpResponse, TestServer, async_handler, guard, keep_alive_request};
 use tokio::sync::{Semaphore, mpsc};
 use webfw::ListenOptions;
+use webfw::body::JsonOptions;
 use webfw::prelude::*;
 
 const DATED: &str = "Thu, 01 Jan 1970 00:00:00 GMT";
@@ -53,12 +55,37 @@ fn app() -> webfw::App {
     app.get("/bye", |_: &mut Request, res: &mut Response| {
         res.set("Connection", "close").send("bye")
     });
+    app.all(
+        "/echo",
+        (
+            webfw::json(JsonOptions::new()),
+            |req: &mut Request, res: &mut Response| {
+                let method = req.method().to_string();
+                res.json(&serde_json::json!({ "method": method, "body": req.body() }))
+            },
+        ),
+    );
     app
 }
 
-/// A request the loop leaves to hyper, which then keeps the connection.
+/// A request the loop leaves to hyper, which then keeps the connection: a
+/// head of more lines than the loop takes.
 fn to_hyper() -> Vec<u8> {
-    keep_alive_request("GET", "/text", &[("Content-Length", "0")])
+    let lines: Vec<_> = (0..64).map(|k| (format!("x-{k}"), "v")).collect();
+    let lines: Vec<(&str, &str)> = lines.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    keep_alive_request("GET", "/text", &lines)
+}
+
+/// A request with `body` as its JSON body.
+fn with_body(method: &str, target: &str, body: &str) -> Vec<u8> {
+    let length = body.len().to_string();
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Content-Length", length.as_str()),
+    ];
+    let mut request = keep_alive_request(method, target, &headers);
+    request.extend_from_slice(body.as_bytes());
+    request
 }
 
 /// A response without its `Date` (the clock may tick between two runs),
@@ -125,7 +152,37 @@ fn cases(etag: &str) -> Vec<(Vec<u8>, bool)> {
             b"GET /text HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n".to_vec(),
             false,
         ),
+        (with_body("POST", "/echo", r#"{"a":[1,2,"x"]}"#), false),
+        (with_body("PUT", "/echo", r#"{"put":true}"#), false),
+        (with_body("PATCH", "/echo", "{}"), false),
+        (with_body("DELETE", "/echo", r#"{"gone":1}"#), false),
+        (with_body("POST", "/echo", ""), false),
+        (with_body("POST", "/echo", r#"{"a":"#), false),
+        (with_body("POST", "/missing", r#"{"unread":true}"#), false),
+        (with_body("GET", "/text", "ignored"), false),
+        (with_body("POST", "/echo", &big_json(7000)), false),
+        (with_body("POST", "/echo", &big_json(9000)), false),
+        (
+            keep_alive_request(
+                "POST",
+                "/echo",
+                &[
+                    ("Content-Type", "application/json"),
+                    ("Transfer-Encoding", "chunked"),
+                ],
+            )
+            .into_iter()
+            .chain(*b"2\r\n{}\r\n0\r\n\r\n")
+            .collect(),
+            false,
+        ),
     ]
+}
+
+/// A JSON object of about `len` bytes: one the loop takes whole with its
+/// head, or (over 8 KiB) leaves to hyper.
+fn big_json(len: usize) -> String {
+    format!(r#"{{"pad":"{}"}}"#, "p".repeat(len - 10))
 }
 
 async fn etag(srv: &TestServer) -> String {
@@ -228,28 +285,41 @@ async fn heads_in_pieces_and_long_heads_get_the_same_answers() {
 }
 
 /// A request whose answer the loop leaves to hyper reaches the app once:
-/// hyper parses it again but writes the answer already made.
+/// hyper parses it again, body and all, but writes the answer already made.
 #[tokio::test]
 async fn a_request_handed_over_with_its_answer_runs_once() {
     let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut app = app();
     let counted = calls.clone();
-    app.get("/once", move |_: &mut Request, res: &mut Response| {
-        counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        res.write("streamed")?;
-        res.end()
-    });
-    let srv = TestServer::start(app).await;
-    let mut conn = Conn::open(srv.addr).await;
-    conn.send(keep_alive_request("GET", "/once", &[])).await;
-    let res = conn.read_response(false).await;
-    assert!(
-        res.chunked,
-        "a streamed answer, which the loop leaves to hyper"
+    app.all(
+        "/once",
+        (
+            webfw::json(JsonOptions::new()),
+            move |req: &mut Request, res: &mut Response| {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let body = serde_json::to_string(req.body()).unwrap();
+                res.write(body)?;
+                res.end()
+            },
+        ),
     );
-    conn.send(keep_alive_request("GET", "/text", &[])).await;
-    assert_eq!(conn.read_response(false).await.text(), "Hello, World!");
-    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let srv = TestServer::start(app).await;
+    for (request, body) in [
+        (keep_alive_request("GET", "/once", &[]), "{}"),
+        (with_body("POST", "/once", r#"{"n":1}"#), r#"{"n":1}"#),
+    ] {
+        let mut conn = Conn::open(srv.addr).await;
+        conn.send(request).await;
+        let res = conn.read_response(false).await;
+        assert!(
+            res.chunked,
+            "a streamed answer, which the loop leaves to hyper"
+        );
+        assert_eq!(res.text(), body);
+        conn.send(keep_alive_request("GET", "/text", &[])).await;
+        assert_eq!(conn.read_response(false).await.text(), "Hello, World!");
+    }
+    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
 
 /// An app whose `/hold` answers once the test lets it, telling the test

@@ -1,4 +1,5 @@
-//! The body of a request still on the connection, and how the server learns
+//! The body of a request still on the connection (or read whole with its
+//! head by the connection's own HTTP/1 loop), and how the server learns
 //! that it has arrived whole: its request timeout runs until then, whenever
 //! the app reads it (Node's `requestTimeout` covers the request up to its
 //! last body byte, whatever the response does meanwhile).
@@ -39,10 +40,19 @@ pub(crate) trait BodyArrival: Send + Sync {
 /// });
 /// ```
 pub struct IncomingBody {
-    body: hyper::body::Incoming,
+    body: Source,
     /// Whom to tell when the body has arrived; `None` once told, or when
     /// nobody asked (a body that came with its head).
     arrival: Option<Arc<dyn BodyArrival>>,
+}
+
+/// Who has the body's bytes.
+enum Source {
+    /// hyper, which reads them as they are asked for.
+    Hyper(hyper::body::Incoming),
+    /// The connection's own HTTP/1 loop, which read all of them with the
+    /// head (`None` once taken).
+    Read(Option<Bytes>),
 }
 
 impl IncomingBody {
@@ -51,7 +61,18 @@ impl IncomingBody {
         body: hyper::body::Incoming,
         arrival: Option<Arc<dyn BodyArrival>>,
     ) -> IncomingBody {
-        IncomingBody { body, arrival }
+        IncomingBody {
+            body: Source::Hyper(body),
+            arrival,
+        }
+    }
+
+    /// A body that arrived whole with its head: `bytes`, not empty.
+    pub(crate) fn read(bytes: Bytes) -> IncomingBody {
+        IncomingBody {
+            body: Source::Read(Some(bytes)),
+            arrival: None,
+        }
     }
 
     #[inline(never)]
@@ -72,8 +93,12 @@ impl http_body::Body for IncomingBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
         let this = self.get_mut();
-        let frame = ready!(Pin::new(&mut this.body).poll_frame(cx));
-        if this.arrival.is_some() && !matches!(&frame, Some(Ok(_)) if !this.body.is_end_stream()) {
+        let body = match &mut this.body {
+            Source::Hyper(body) => body,
+            Source::Read(bytes) => return Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
+        };
+        let frame = ready!(Pin::new(&mut *body).poll_frame(cx));
+        if this.arrival.is_some() && !matches!(&frame, Some(Ok(_)) if !body.is_end_stream()) {
             this.arrived();
         }
         Poll::Ready(frame)
@@ -81,12 +106,20 @@ impl http_body::Body for IncomingBody {
 
     #[inline]
     fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
+        match &self.body {
+            Source::Hyper(body) => body.is_end_stream(),
+            Source::Read(bytes) => bytes.is_none(),
+        }
     }
 
     #[inline]
     fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
+        match &self.body {
+            Source::Hyper(body) => body.size_hint(),
+            Source::Read(bytes) => {
+                SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64))
+            }
+        }
     }
 }
 

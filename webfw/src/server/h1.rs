@@ -4,7 +4,7 @@
 //! its code and webfw's together no longer fit the CPU's instruction cache,
 //! and hyper's parse ran at half its speed (docs/PERFORMANCE.md, lever 24).
 //! This loop answers the common case in a fraction of that code: it reads
-//! into one buffer, answers every whole head the buffer holds ([`head`]),
+//! into one buffer, answers every whole request the buffer holds ([`head`]),
 //! writes the answers of a batch in one write ([`write`]), and reads again.
 //!
 //! Anything else is hyper's: a request [`head`] leaves to it, or an answer
@@ -33,7 +33,7 @@ use super::graceful::Closable;
 use super::requests::Requests;
 use super::sanitize::{BodyFraming, Sanitize};
 use super::watchdog::InFlight;
-use crate::request::RawBody;
+use crate::request::{IncomingBody, RawBody};
 use buffer::{ReadBuffer, flush, shutdown, write_all};
 use head::Parsed;
 use write::{Clock, Written};
@@ -165,12 +165,19 @@ where
                 Parsed::Partial => break,
                 Parsed::Other => return hand_over(io, out, None, buf, requests).await,
             }
-            let bytes = buf.take(head.len());
+            let bytes = buf.take(head.len() + head.body_len());
             let Some(parts) = head.parts(&bytes, std::mem::take(&mut spare)) else {
                 return hand_over(io, out, Some(bytes), buf, requests).await;
             };
+            let (body, framing) = match head.body_len() {
+                0 => (RawBody::Empty, BodyFraming::None),
+                n => (
+                    RawBody::Incoming(IncomingBody::read(bytes.slice(head.len()..))),
+                    BodyFraming::Length(n as u64),
+                ),
+            };
             let in_flight = InFlight::new(requests.activity());
-            let mut dispatch = requests.start(parts, RawBody::Empty, in_flight, BodyFraming::None);
+            let mut dispatch = requests.start(parts, body, in_flight, framing);
             // A chain that must wait first lets the answers already made go
             // out, so they do not wait with it.
             let now = std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut dispatch).poll(cx)));
@@ -223,12 +230,12 @@ where
 }
 
 /// Writes what the loop answered, puts back the bytes it did not answer
-/// (`head`, the head of the request whose answer is left to hyper or that
-/// `http` refused, then `rest`) and gives the connection to hyper.
+/// (`request`, the request whose answer is left to hyper or that `http`
+/// refused, then `rest`) and gives the connection to hyper.
 async fn hand_over<I>(
     mut io: Sanitize<I>,
     mut out: Vec<u8>,
-    head: Option<Bytes>,
+    request: Option<Bytes>,
     rest: ReadBuffer,
     requests: Requests,
 ) -> Option<(Sanitize<I>, Requests)>
@@ -238,8 +245,8 @@ where
     flush(&mut io, &mut out).await.ok()?;
     // Each goes back ahead of what is there: the later bytes first.
     io.unread(rest.filled());
-    if let Some(head) = head {
-        io.unread(&head);
+    if let Some(request) = request {
+        io.unread(&request);
     }
     Some((io, requests))
 }

@@ -27,12 +27,13 @@ pub(super) enum Written {
     Not,
 }
 
-/// Writes `answer` to `out` when it is a response with a whole body to a
-/// GET: not informational, 204 or 304, without a reason phrase of its own,
-/// without `Transfer-Encoding`, `Connection` or `Trailer` headers or
-/// several `Content-Length`s. `close`: the server is stopping, and the
-/// connection closes after this response, as hyper says with
-/// `connection: close`. A body over [`COPY_LIMIT`] stays out of `out`.
+/// Writes `answer` to `out` when it is a response with a whole body (to a
+/// request the loop took, never a HEAD): not informational, 204 or 304,
+/// without a reason phrase of its own, without `Transfer-Encoding`,
+/// `Connection` or `Trailer` headers or several `Content-Length`s.
+/// `close`: the server is stopping, and the connection closes after this
+/// response, as hyper says with `connection: close`. A body over
+/// [`COPY_LIMIT`] stays out of `out`.
 /// The emptied header map goes to `spare`, for the next request's headers
 /// (as hyper reuses a response's map).
 #[inline]
