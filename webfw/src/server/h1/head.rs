@@ -38,7 +38,9 @@ pub(super) struct Head {
     len: usize,
     /// The body's length: its bytes follow the head's in the buffer.
     body: usize,
-    method: http::Method,
+    /// The method when not GET (an `http::Method` has drop glue; GET is
+    /// what a request's parts start with).
+    other_method: Option<Verb>,
     target: (u16, u16),
     count: usize,
     lines: [(u16, u16, u16, u16); OWN_MAX_HEADERS],
@@ -49,7 +51,7 @@ impl Head {
         Head {
             len: 0,
             body: 0,
-            method: http::Method::GET,
+            other_method: None,
             target: (0, 0),
             count: 0,
             lines: [(0, 0, 0, 0); OWN_MAX_HEADERS],
@@ -70,13 +72,13 @@ pub(super) fn parse(buf: &[u8], head: &mut Head) -> Parsed {
     if len > OWN_HEAD_LIMIT || req.version != Some(1) {
         return Parsed::Other;
     }
-    head.method = match req.method {
-        Some("GET") => http::Method::GET,
-        Some("POST") => http::Method::POST,
-        Some("PUT") => http::Method::PUT,
-        Some("PATCH") => http::Method::PATCH,
-        Some("DELETE") => http::Method::DELETE,
-        _ => return Parsed::Other,
+    head.other_method = match req.method {
+        Some("GET") => None,
+        Some(method) => match Verb::of(method) {
+            Some(verb) => Some(verb),
+            None => return Parsed::Other,
+        },
+        None => return Parsed::Other,
     };
     // Where a parsed slice starts in the head (each lies in it, so within
     // `OWN_HEAD_LIMIT`; checked all the same, as `parts` slices by it).
@@ -133,6 +135,36 @@ pub(super) fn parse(buf: &[u8], head: &mut Head) -> Parsed {
     Parsed::Whole
 }
 
+/// The methods with a body the loop takes besides GET.
+#[derive(Clone, Copy)]
+enum Verb {
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Verb {
+    fn of(method: &str) -> Option<Verb> {
+        match method {
+            "POST" => Some(Verb::Post),
+            "PUT" => Some(Verb::Put),
+            "PATCH" => Some(Verb::Patch),
+            "DELETE" => Some(Verb::Delete),
+            _ => None,
+        }
+    }
+
+    fn method(self) -> http::Method {
+        match self {
+            Verb::Post => http::Method::POST,
+            Verb::Put => http::Method::PUT,
+            Verb::Patch => http::Method::PATCH,
+            Verb::Delete => http::Method::DELETE,
+        }
+    }
+}
+
 /// A `Content-Length` of plain digits short enough for a body the loop
 /// takes (hyper refuses or frames anything else, as Node does).
 fn content_length(value: &[u8]) -> Option<usize> {
@@ -173,7 +205,9 @@ impl Head {
             headers.append(name.ok()?, value.ok()?);
         }
         let (mut parts, ()) = http::Request::new(()).into_parts();
-        parts.method = self.method.clone();
+        if let Some(verb) = self.other_method {
+            parts.method = verb.method();
+        }
         parts.uri = uri;
         parts.headers = headers;
         Some(parts)
