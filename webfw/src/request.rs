@@ -57,7 +57,7 @@ pub(crate) use url::{Mounted, mount_edge};
 /// }
 /// ```
 pub enum RawBody {
-    /// The body is still on the connection.
+    /// The body from the connection, as it arrives.
     Incoming(IncomingBody),
     /// A body from elsewhere: the request came through
     /// [`App::into_service`](crate::App::into_service) (or the test client),

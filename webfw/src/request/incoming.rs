@@ -17,11 +17,12 @@ pub(crate) trait BodyArrival: Send + Sync {
     fn arrived(&self);
 }
 
-/// A request body still on the connection: what
+/// A request body from the connection: what
 /// [`RawBody::Incoming`](crate::RawBody::Incoming) holds. Read it as any
 /// [`http_body::Body`] of [`Bytes`]; the server's
 /// [`request_timeout`](crate::ListenOptions::request_timeout) runs until its
-/// last byte has arrived (or it is dropped), however late it is read.
+/// last byte has arrived (or it is dropped), however late it is read. A
+/// small body that came in the same read as its head is already whole.
 ///
 /// ```
 /// use http_body_util::BodyExt;
