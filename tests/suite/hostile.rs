@@ -181,6 +181,58 @@ async fn a_dripped_body_gets_408_after_the_request_timeout() {
     server.shutdown().await;
 }
 
+/// A body nobody reads is read and thrown away after the answer, as Node
+/// dumps it, and held to the request timeout all the same: a client that
+/// drips it gets the answer, then the connection closes.
+#[tokio::test]
+async fn an_unread_body_is_thrown_away_within_the_request_timeout() {
+    let mut app = webfw::app();
+    app.post("/ignore", |_: &mut Request, res: &mut Response| {
+        res.send("ignored")
+    });
+    // Only the request timeout may close it before the hang guard.
+    let server = bind(
+        app,
+        ListenOptions::port(0)
+            .request_timeout(Duration::from_millis(300))
+            .keep_alive_timeout(common::HANG_GUARD * 2),
+    )
+    .await;
+    let mut drip = TcpStream::connect(server.local_addr().unwrap())
+        .await
+        .unwrap();
+    drip.write_all(b"POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+        .await
+        .unwrap();
+    let (mut rd, mut wr) = drip.split();
+    let reader = async {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match guard("the server to close", rd.read(&mut buf)).await {
+                Ok(0) | Err(_) => return out,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+        }
+    };
+    let dripper = async {
+        loop {
+            if wr.write_all(b"x").await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let data = tokio::select! {
+        data = reader => data,
+        () = dripper => unreachable!(),
+    };
+    let data = String::from_utf8_lossy(&data);
+    assert!(data.starts_with("HTTP/1.1 200 OK\r\n"), "{data}");
+    assert!(data.ends_with("\r\n\r\nignored"), "no 408 after it: {data}");
+    server.shutdown().await;
+}
+
 /// A handler that answers first and reads the body afterwards: the
 /// request timeout still covers the body, and the answer under way is cut
 /// off (no 408 after it), as Node closes such a connection.

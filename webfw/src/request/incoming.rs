@@ -3,16 +3,22 @@
 //! that it has arrived whole: its request timeout runs until then, whenever
 //! the app reads it (Node's `requestTimeout` covers the request up to its
 //! last body byte, whatever the response does meanwhile).
+//!
+//! An HTTP/1 body the app never reads is read and thrown away once it is
+//! dropped, as Node dumps it, so that the connection stays open for the
+//! next request: hyper alone would close it unless the whole body was in
+//! its buffer.
 
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use bytes::Bytes;
-use http_body::{Frame, SizeHint};
+use http_body::{Body as _, Frame, SizeHint};
 
-/// Told once when a request body has arrived whole, failed, or was dropped
-/// unread (the connection then reads no more of it).
+/// Told once when a request body has arrived whole (read or thrown away),
+/// failed, or was dropped part-read (the connection then reads no more of
+/// it).
 pub(crate) trait BodyArrival: Send + Sync {
     fn arrived(&self);
 }
@@ -45,6 +51,9 @@ pub struct IncomingBody {
     /// Whom to tell when the body has arrived; `None` once told, or when
     /// nobody asked (a body that came with its head).
     arrival: Option<Arc<dyn BodyArrival>>,
+    /// Whether the body is read to its end if dropped: set for an HTTP/1
+    /// body nobody has polled yet (Node dumps a request nobody consumed).
+    dump_unread: bool,
 }
 
 /// Who has the body's bytes.
@@ -57,14 +66,18 @@ enum Source {
 }
 
 impl IncomingBody {
-    /// hyper's `body`, the server told through `arrival` once it has arrived.
+    /// hyper's `body`, the server told through `arrival` once it has
+    /// arrived; `dump_unread`: read it to its end if it is dropped before
+    /// anyone polled it.
     pub(crate) fn new(
         body: hyper::body::Incoming,
         arrival: Option<Arc<dyn BodyArrival>>,
+        dump_unread: bool,
     ) -> IncomingBody {
         IncomingBody {
             body: Source::Hyper(body),
             arrival,
+            dump_unread,
         }
     }
 
@@ -73,6 +86,7 @@ impl IncomingBody {
         IncomingBody {
             body: Source::Read(Some(bytes)),
             arrival: None,
+            dump_unread: false,
         }
     }
 
@@ -94,6 +108,7 @@ impl http_body::Body for IncomingBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
         let this = self.get_mut();
+        this.dump_unread = false;
         let body = match &mut this.body {
             Source::Hyper(body) => body,
             Source::Read(bytes) => return Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
@@ -126,9 +141,42 @@ impl http_body::Body for IncomingBody {
 
 impl Drop for IncomingBody {
     fn drop(&mut self) {
-        if self.arrival.is_some() {
+        if self.dump_unread && !self.is_end_stream() {
+            self.dump();
+        } else if self.arrival.is_some() {
             self.arrived();
         }
+    }
+}
+
+impl IncomingBody {
+    /// Reads the rest of an unread body in a task of its own and throws it
+    /// away; its arrival is told at the end. The connection's request
+    /// timeout bounds how long that may take, as it bounds a read.
+    #[cold]
+    fn dump(&mut self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            self.arrived();
+            return;
+        };
+        let Source::Hyper(mut body) = std::mem::replace(&mut self.body, Source::Read(None)) else {
+            return;
+        };
+        let arrival = self.arrival.take();
+        runtime.spawn(async move {
+            let end = std::future::poll_fn(|cx| {
+                loop {
+                    match ready!(Pin::new(&mut body).poll_frame(cx)) {
+                        Some(Ok(_)) => {}
+                        Some(Err(_)) | None => return Poll::Ready(()),
+                    }
+                }
+            });
+            end.await;
+            if let Some(arrival) = arrival {
+                arrival.arrived();
+            }
+        });
     }
 }
 

@@ -202,7 +202,12 @@ impl hyper::service::Service<http::Request<Incoming>> for Requests {
         } else {
             BodyFraming::Opaque
         };
-        let body = RawBody::Incoming(IncomingBody::new(body, arrival));
+        // Node dumps an HTTP/1 body nobody read and keeps the connection;
+        // after an unmet `Expect: 100-continue` the client may not send it.
+        let dump_unread = arrival.is_some()
+            && parts.version < http::Version::HTTP_2
+            && !parts.headers.contains_key(http::header::EXPECT);
+        let body = RawBody::Incoming(IncomingBody::new(body, arrival, dump_unread));
         Answer::Running(self.start(parts, body, in_flight, framing))
     }
 }
