@@ -108,10 +108,12 @@ async fn read_inner(
     // only a second frame makes a buffer to gather them in.
     let mut whole = Bytes::new();
     let mut out: Vec<u8> = Vec::new();
+    // Boxed: the decoder's ~500 bytes would otherwise be in every body
+    // parser's future, whose box then outgrows malloc's per-thread cache.
     let mut inflater = match coding {
         Coding::Identity => None,
-        Coding::Deflate => Some(Inflater::new(false)),
-        Coding::Gzip => Some(Inflater::new(true)),
+        Coding::Deflate => Some(Box::new(Inflater::new(false))),
+        Coding::Gzip => Some(Box::new(Inflater::new(true))),
     };
     let mut received: u64 = 0;
     {
