@@ -35,6 +35,37 @@ async fn read_all(stream: &mut TcpStream) -> Vec<u8> {
 }
 
 /// A route that reads the whole body before answering, and counts its runs.
+/// Sends `head`, then its body a byte every 50 ms, until the server
+/// closes the connection: what the server wrote meanwhile.
+async fn drip(addr: std::net::SocketAddr, head: &[u8]) -> Vec<u8> {
+    let mut drip = TcpStream::connect(addr).await.unwrap();
+    drip.write_all(head).await.unwrap();
+    let (mut rd, mut wr) = drip.split();
+    let reader = async {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match guard("the server to close", rd.read(&mut buf)).await {
+                Ok(0) | Err(_) => return out,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+        }
+    };
+    // Each byte is progress, but the request as a whole is late.
+    let dripper = async {
+        loop {
+            if wr.write_all(b"x").await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::select! {
+        data = reader => data,
+        () = dripper => unreachable!(),
+    }
+}
+
 fn body_reader(runs: Arc<AtomicUsize>) -> webfw::App {
     let mut app = webfw::app();
     app.post(
@@ -147,36 +178,11 @@ async fn a_dripped_body_gets_408_after_the_request_timeout() {
         ListenOptions::port(0).request_timeout(Duration::from_millis(300)),
     )
     .await;
-    let mut drip = TcpStream::connect(server.local_addr().unwrap())
-        .await
-        .unwrap();
-    drip.write_all(b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
-        .await
-        .unwrap();
-    let (mut rd, mut wr) = drip.split();
-    let reader = async {
-        let mut out = Vec::new();
-        let mut buf = [0u8; 4096];
-        loop {
-            match guard("the server to close", rd.read(&mut buf)).await {
-                Ok(0) | Err(_) => return out,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-    };
-    // Each byte is progress, but the request as a whole is late.
-    let dripper = async {
-        loop {
-            if wr.write_all(b"x").await.is_err() {
-                std::future::pending::<()>().await;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    let data = tokio::select! {
-        data = reader => data,
-        () = dripper => unreachable!(),
-    };
+    let data = drip(
+        server.local_addr().unwrap(),
+        b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n",
+    )
+    .await;
     assert_eq!(String::from_utf8_lossy(&data), NODE_408);
     server.shutdown().await;
 }
@@ -198,35 +204,11 @@ async fn an_unread_body_is_thrown_away_within_the_request_timeout() {
             .keep_alive_timeout(common::HANG_GUARD * 2),
     )
     .await;
-    let mut drip = TcpStream::connect(server.local_addr().unwrap())
-        .await
-        .unwrap();
-    drip.write_all(b"POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
-        .await
-        .unwrap();
-    let (mut rd, mut wr) = drip.split();
-    let reader = async {
-        let mut out = Vec::new();
-        let mut buf = [0u8; 4096];
-        loop {
-            match guard("the server to close", rd.read(&mut buf)).await {
-                Ok(0) | Err(_) => return out,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-    };
-    let dripper = async {
-        loop {
-            if wr.write_all(b"x").await.is_err() {
-                std::future::pending::<()>().await;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    let data = tokio::select! {
-        data = reader => data,
-        () = dripper => unreachable!(),
-    };
+    let data = drip(
+        server.local_addr().unwrap(),
+        b"POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n",
+    )
+    .await;
     let data = String::from_utf8_lossy(&data);
     assert!(data.starts_with("HTTP/1.1 200 OK\r\n"), "{data}");
     assert!(data.ends_with("\r\n\r\nignored"), "no 408 after it: {data}");
@@ -255,35 +237,11 @@ async fn a_body_read_after_the_answer_is_still_held_to_the_request_timeout() {
         ListenOptions::port(0).request_timeout(Duration::from_millis(300)),
     )
     .await;
-    let mut drip = TcpStream::connect(server.local_addr().unwrap())
-        .await
-        .unwrap();
-    drip.write_all(b"POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
-        .await
-        .unwrap();
-    let (mut rd, mut wr) = drip.split();
-    let reader = async {
-        let mut out = Vec::new();
-        let mut buf = [0u8; 4096];
-        loop {
-            match guard("the server to close", rd.read(&mut buf)).await {
-                Ok(0) | Err(_) => return out,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-    };
-    let dripper = async {
-        loop {
-            if wr.write_all(b"x").await.is_err() {
-                std::future::pending::<()>().await;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
-    let data = tokio::select! {
-        data = reader => data,
-        () = dripper => unreachable!(),
-    };
+    let data = drip(
+        server.local_addr().unwrap(),
+        b"POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n",
+    )
+    .await;
     let data = String::from_utf8_lossy(&data);
     assert!(data.starts_with("HTTP/1.1 200 OK\r\n"), "{data}");
     assert!(
