@@ -90,6 +90,35 @@ impl IncomingBody {
         }
     }
 
+    /// Reads the rest of an unread body in a task of its own and throws it
+    /// away; its arrival is told at the end. The connection's request
+    /// timeout bounds how long that may take, as it bounds a read.
+    #[cold]
+    fn dump(&mut self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            self.arrived();
+            return;
+        };
+        let Source::Hyper(mut body) = std::mem::replace(&mut self.body, Source::Read(None)) else {
+            return;
+        };
+        let arrival = self.arrival.take();
+        runtime.spawn(async move {
+            let end = std::future::poll_fn(|cx| {
+                loop {
+                    match ready!(Pin::new(&mut body).poll_frame(cx)) {
+                        Some(Ok(_)) => {}
+                        Some(Err(_)) | None => return Poll::Ready(()),
+                    }
+                }
+            });
+            end.await;
+            if let Some(arrival) = arrival {
+                arrival.arrived();
+            }
+        });
+    }
+
     #[inline(never)]
     fn arrived(&mut self) {
         if let Some(arrival) = self.arrival.take() {
@@ -146,37 +175,6 @@ impl Drop for IncomingBody {
         } else if self.arrival.is_some() {
             self.arrived();
         }
-    }
-}
-
-impl IncomingBody {
-    /// Reads the rest of an unread body in a task of its own and throws it
-    /// away; its arrival is told at the end. The connection's request
-    /// timeout bounds how long that may take, as it bounds a read.
-    #[cold]
-    fn dump(&mut self) {
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            self.arrived();
-            return;
-        };
-        let Source::Hyper(mut body) = std::mem::replace(&mut self.body, Source::Read(None)) else {
-            return;
-        };
-        let arrival = self.arrival.take();
-        runtime.spawn(async move {
-            let end = std::future::poll_fn(|cx| {
-                loop {
-                    match ready!(Pin::new(&mut body).poll_frame(cx)) {
-                        Some(Ok(_)) => {}
-                        Some(Err(_)) | None => return Poll::Ready(()),
-                    }
-                }
-            });
-            end.await;
-            if let Some(arrival) = arrival {
-                arrival.arrived();
-            }
-        });
     }
 }
 
