@@ -23,6 +23,8 @@ pub mod encodeurl;
 pub mod escape_html;
 pub mod etag;
 pub mod fresh;
+#[doc(hidden)]
+pub mod h1;
 pub mod inflate;
 #[cfg(feature = "keygrip")]
 pub mod keygrip;
