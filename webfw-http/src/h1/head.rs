@@ -239,6 +239,10 @@ fn line(c: &mut Cursor<'_>) -> Result<LineParts, Stop> {
     }
     let target_start = c.pos;
     let (target_end, http09) = url(c, method_bytes == b"CONNECT")?;
+    // llhttp's `to_http` nodes are url nodes too: they refuse HTAB and FF.
+    if matches!(c.peek()?, b'\t' | 0x0c) {
+        return Err(err("HPE_INVALID_URL").into());
+    }
     let target = (target_start, target_end - target_start);
     if http09 {
         return Ok(LineParts { method, target, major: 0, minor: 9 });
