@@ -193,7 +193,9 @@ fn compare(input: &[u8], theirs: &Value, ours: &Value) -> Result<(), String> {
     // A request whose last coding is not chunked: llhttp reports its head
     // (Node emits 'request') and then the error; parse_head refuses it.
     if te["code"] == "HPE_INVALID_TRANSFER_ENCODING"
-        && tm.last().is_some_and(|m| m["end"].is_null() && m["headEnd"] == te["offset"])
+        && tm
+            .last()
+            .is_some_and(|m| m["end"].is_null() && m["headEnd"] == te["offset"])
     {
         tm.pop();
     }
@@ -201,7 +203,17 @@ fn compare(input: &[u8], theirs: &Value, ours: &Value) -> Result<(), String> {
         return fail("message count differs");
     }
     for (t, o) in tm.iter().zip(om.iter()) {
-        for k in ["url", "major", "minor", "headers", "keepAlive", "upgrade", "headEnd", "body", "end"] {
+        for k in [
+            "url",
+            "major",
+            "minor",
+            "headers",
+            "keepAlive",
+            "upgrade",
+            "headEnd",
+            "body",
+            "end",
+        ] {
             if t[k] != o[k] {
                 return fail(&format!("{k} differs"));
             }
@@ -479,10 +491,18 @@ fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
             4 => {
                 // Duplicate one line.
                 let starts: Vec<usize> = std::iter::once(0)
-                    .chain(v.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1))
+                    .chain(
+                        v.iter()
+                            .enumerate()
+                            .filter(|(_, b)| **b == b'\n')
+                            .map(|(i, _)| i + 1),
+                    )
                     .collect();
                 let s = starts[rng.below(starts.len())];
-                let e = v[s..].iter().position(|&b| b == b'\n').map_or(v.len(), |p| s + p + 1);
+                let e = v[s..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(v.len(), |p| s + p + 1);
                 let line = v[s..e].to_vec();
                 v.splice(s..s, line);
             }

@@ -15,7 +15,9 @@ const MAX_CHUNK_EXTENSIONS: usize = 16384;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum St {
     /// Hex digits of a chunk size; `any` once there is one.
-    Size { any: bool },
+    Size {
+        any: bool,
+    },
     Extensions,
     ExtName,
     ExtValue,
@@ -173,15 +175,24 @@ impl ChunkedDecoder {
                     // on_chunk_header: Node resets both its counters.
                     self.ext = 0;
                     self.trailers.size = 0;
-                    self.st = if self.size == 0 { St::Trailers } else { St::Data };
+                    self.st = if self.size == 0 {
+                        St::Trailers
+                    } else {
+                        St::Data
+                    };
                 }
                 St::Data => {
-                    let n = (input.len() - pos).min(usize::try_from(self.size).unwrap_or(usize::MAX));
+                    let n =
+                        (input.len() - pos).min(usize::try_from(self.size).unwrap_or(usize::MAX));
                     self.size -= n as u64;
                     if self.size == 0 {
                         self.st = St::DataAlmostDone;
                     }
-                    return Ok(Decoded { consumed: pos + n, data: pos..pos + n, done: false });
+                    return Ok(Decoded {
+                        consumed: pos + n,
+                        data: pos..pos + n,
+                        done: false,
+                    });
                 }
                 St::DataAlmostDone => match b {
                     b'\r' => self.st = St::DataCr,
@@ -198,7 +209,11 @@ impl ChunkedDecoder {
                 St::Trailers => {
                     if self.trailers.feed(input, &mut pos, 0, None)? {
                         self.st = St::Done;
-                        return Ok(Decoded { consumed: pos, data: pos..pos, done: true });
+                        return Ok(Decoded {
+                            consumed: pos,
+                            data: pos..pos,
+                            done: true,
+                        });
                     }
                     continue;
                 }
@@ -207,7 +222,11 @@ impl ChunkedDecoder {
             pos += 1;
         }
         let done = self.st == St::Done;
-        Ok(Decoded { consumed: pos, data: pos..pos, done })
+        Ok(Decoded {
+            consumed: pos,
+            data: pos..pos,
+            done,
+        })
     }
 
     /// One byte of an extension name or value, counted as Node counts it.

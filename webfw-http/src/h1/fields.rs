@@ -49,7 +49,10 @@ enum St {
     HeadersStart,
     FieldStart,
     /// A name so far; `cand` has bit i set while it may be `SPECIAL[i]`.
-    Field { cand: u8, len: u8 },
+    Field {
+        cand: u8,
+        len: u8,
+    },
     DiscardWs,
     DiscardWsAlmostDone,
     DiscardLws,
@@ -61,7 +64,10 @@ enum St {
     ClDigits,
     ClWs,
     Conn,
-    ConnMatch { word: u8, len: u8 },
+    ConnMatch {
+        word: u8,
+        len: u8,
+    },
     ConnWs,
     ConnToken,
     Value,
@@ -96,7 +102,11 @@ impl Fields {
     /// otherwise trailers. `flags` carries over from the head, as llhttp's do.
     pub(crate) fn new(head: bool, flags: u16) -> Self {
         Fields {
-            st: if head { St::HeadersStart } else { St::FieldStart },
+            st: if head {
+                St::HeadersStart
+            } else {
+                St::FieldStart
+            },
             hs: Hs::General,
             flags,
             content_length: 0,
@@ -187,7 +197,10 @@ impl Fields {
                                 next |= 1 << i;
                             }
                         }
-                        self.st = St::Field { cand: next, len: len.saturating_add(1) };
+                        self.st = St::Field {
+                            cand: next,
+                            len: len.saturating_add(1),
+                        };
                         self.count()?;
                     } else {
                         return Err(err("HPE_INVALID_HEADER_TOKEN"));
@@ -254,7 +267,11 @@ impl Fields {
                 }
                 St::TeChunked(n) => {
                     if b | 0x20 == b"chunked"[n as usize] {
-                        self.st = if n == 6 { St::TeChunkedLast } else { St::TeChunked(n + 1) };
+                        self.st = if n == 6 {
+                            St::TeChunkedLast
+                        } else {
+                            St::TeChunked(n + 1)
+                        };
                     } else {
                         self.st = St::TeToken;
                         continue;
@@ -313,7 +330,10 @@ impl Fields {
                     let lower = b.to_ascii_lowercase();
                     if b == b' ' || b == b'\t' {
                     } else if let Some(i) = CONN_WORDS.iter().position(|(w, _)| w[0] == lower) {
-                        self.st = St::ConnMatch { word: i as u8, len: 1 };
+                        self.st = St::ConnMatch {
+                            word: i as u8,
+                            len: 1,
+                        };
                     } else {
                         self.st = St::ConnToken;
                         continue;
@@ -360,7 +380,10 @@ impl Fields {
                 St::Value => {
                     // The common case: scan the plain value bytes at once.
                     let rest = &buf[*pos..];
-                    let n = rest.iter().position(|&c| !VALUE[c as usize]).unwrap_or(rest.len());
+                    let n = rest
+                        .iter()
+                        .position(|&c| !VALUE[c as usize])
+                        .unwrap_or(rest.len());
                     for (i, &c) in rest[..n].iter().enumerate() {
                         self.count()?;
                         if c != b' ' && c != b'\t' {
@@ -392,7 +415,10 @@ impl Fields {
                     }
                     self.set_header_flags();
                     if let Some(out) = out.as_deref_mut() {
-                        let v = (self.value_start, self.value_end.saturating_sub(self.value_start));
+                        let v = (
+                            self.value_start,
+                            self.value_end.saturating_sub(self.value_start),
+                        );
                         out.push(span(self.name, v));
                     }
                     self.st = St::FieldStart;

@@ -245,7 +245,12 @@ fn line(c: &mut Cursor<'_>) -> Result<LineParts, Stop> {
     }
     let target = (target_start, target_end - target_start);
     if http09 {
-        return Ok(LineParts { method, target, major: 0, minor: 9 });
+        return Ok(LineParts {
+            method,
+            target,
+            major: 0,
+            minor: 9,
+        });
     }
     while c.peek()? == b' ' {
         c.pos += 1;
@@ -282,7 +287,12 @@ fn line(c: &mut Cursor<'_>) -> Result<LineParts, Stop> {
     }
     c.literal(b"\r", "HPE_INVALID_VERSION")?;
     c.literal(b"\n", "HPE_STRICT")?;
-    Ok(LineParts { method, target, major, minor })
+    Ok(LineParts {
+        method,
+        target,
+        major,
+        minor,
+    })
 }
 
 struct LineParts {
@@ -299,7 +309,11 @@ pub fn parse_head(
     headers: &mut Vec<HeaderSpan>,
 ) -> Result<Option<RequestHead>, HeadError> {
     headers.clear();
-    let mut c = Cursor { buf, pos: 0, size: 0 };
+    let mut c = Cursor {
+        buf,
+        pos: 0,
+        size: 0,
+    };
     let refuse_long = |buf: &[u8]| {
         if buf.len() > MAX_HEAD_BYTES {
             Err(err("HPE_HEADER_OVERFLOW"))
@@ -343,7 +357,11 @@ pub fn parse_head(
     } else {
         Framing::None
     };
-    let expect = if (parts.major, parts.minor) == (1, 1) { expect(buf, headers) } else { Expect::None };
+    let expect = if (parts.major, parts.minor) == (1, 1) {
+        expect(buf, headers)
+    } else {
+        Expect::None
+    };
     Ok(Some(RequestHead {
         len: pos,
         method: (parts.method.0 as u32, parts.method.1 as u32),

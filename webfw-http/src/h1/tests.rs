@@ -39,14 +39,20 @@ fn body(head_and_body: &[u8]) -> Result<(Vec<u8>, usize), &'static str> {
 fn request_line() {
     let buf = b"\r\n\nGET /a?b#c HTTP/1.1\r\n\r\n";
     let h = ok(buf);
-    assert_eq!((h.method(buf), h.target(buf), h.len), (&b"GET"[..], &b"/a?b#c"[..], buf.len()));
+    assert_eq!(
+        (h.method(buf), h.target(buf), h.len),
+        (&b"GET"[..], &b"/a?b#c"[..], buf.len())
+    );
     // Targets llhttp takes that http::Uri would not.
     assert_eq!(ok(b"GET /<>\"^`{|}\\ HTTP/1.1\r\n\r\n").len, 27);
     assert_eq!(refused(b"GET /a\x80 HTTP/1.1\r\n\r\n"), "HPE_INVALID_URL");
     assert_eq!(refused(b"GET /a\x7f HTTP/1.1\r\n\r\n"), "HPE_INVALID_URL");
     assert_eq!(refused(b"GET /a\tb HTTP/1.1\r\n\r\n"), "HPE_INVALID_URL");
     assert_eq!(refused(b"GET / \tHTTP/1.1\r\n\r\n"), "HPE_INVALID_URL");
-    assert_eq!(refused(b"GET http://a@@b/ HTTP/1.1\r\n\r\n"), "HPE_INVALID_URL");
+    assert_eq!(
+        refused(b"GET http://a@@b/ HTTP/1.1\r\n\r\n"),
+        "HPE_INVALID_URL"
+    );
     ok(b"GET http://a@b@c/ HTTP/1.1\r\n\r\n");
     ok(b"CONNECT a:443 HTTP/1.1\r\n\r\n");
     ok(b"GET  /  HTTP/1.1\r\n\r\n");
@@ -56,14 +62,25 @@ fn request_line() {
     assert_eq!(refused(b"get / HTTP/1.1\r\n\r\n"), "HPE_INVALID_METHOD");
     assert_eq!(head(b"GE"), Ok(None));
     ok(b"QUERY / HTTP/1.1\r\n\r\n");
-    assert_eq!(refused(b"DESCRIBE / HTTP/1.1\r\n\r\n"), "HPE_INVALID_CONSTANT");
+    assert_eq!(
+        refused(b"DESCRIBE / HTTP/1.1\r\n\r\n"),
+        "HPE_INVALID_CONSTANT"
+    );
     ok(b"DESCRIBE / RTSP/1.0\r\n\r\n");
-    assert_eq!(refused(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), "HPE_PAUSED_H2_UPGRADE");
+    assert_eq!(
+        refused(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+        "HPE_PAUSED_H2_UPGRADE"
+    );
 }
 
 #[test]
 fn versions() {
-    for (v, m) in [("0.9", (0, 9)), ("1.0", (1, 0)), ("1.1", (1, 1)), ("2.0", (2, 0))] {
+    for (v, m) in [
+        ("0.9", (0, 9)),
+        ("1.0", (1, 0)),
+        ("1.1", (1, 1)),
+        ("2.0", (2, 0)),
+    ] {
         let h = ok(format!("GET / HTTP/{v}\r\n\r\n").as_bytes());
         assert_eq!((h.major, h.minor), m);
     }
@@ -74,7 +91,10 @@ fn versions() {
     // No version: HTTP/0.9, with headers all the same.
     let h = ok(b"GET /\r\nHost: a\r\n\r\n");
     assert_eq!((h.major, h.minor, h.keep_alive), (0, 9, false));
-    assert_eq!(refused(b"GET / HTTP/1.1\nHost: a\n\n"), "HPE_INVALID_VERSION");
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\nHost: a\n\n"),
+        "HPE_INVALID_VERSION"
+    );
 }
 
 #[test]
@@ -83,14 +103,39 @@ fn header_lines() {
     let mut hs = Vec::new();
     parse_head(buf, &mut hs).unwrap().unwrap();
     let pairs: Vec<_> = hs.iter().map(|h| (h.name(buf), h.value(buf))).collect();
-    assert_eq!(pairs, [(&b"A"[..], &b"b \t c"[..]), (b"E", b""), (b"O", b"\x80\xff")]);
-    assert_eq!(refused(b"GET / HTTP/1.1\r\nA : b\r\n\r\n"), "HPE_INVALID_HEADER_TOKEN");
-    assert_eq!(refused(b"GET / HTTP/1.1\r\nA B: c\r\n\r\n"), "HPE_INVALID_HEADER_TOKEN");
-    assert_eq!(refused(b"GET / HTTP/1.1\r\nA\r\n\r\n"), "HPE_INVALID_HEADER_TOKEN");
-    assert_eq!(refused(b"GET / HTTP/1.1\r\n: c\r\n\r\n"), "HPE_INVALID_HEADER_TOKEN");
+    assert_eq!(
+        pairs,
+        [
+            (&b"A"[..], &b"b \t c"[..]),
+            (b"E", b""),
+            (b"O", b"\x80\xff")
+        ]
+    );
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\r\nA : b\r\n\r\n"),
+        "HPE_INVALID_HEADER_TOKEN"
+    );
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\r\nA B: c\r\n\r\n"),
+        "HPE_INVALID_HEADER_TOKEN"
+    );
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\r\nA\r\n\r\n"),
+        "HPE_INVALID_HEADER_TOKEN"
+    );
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\r\n: c\r\n\r\n"),
+        "HPE_INVALID_HEADER_TOKEN"
+    );
     // obs-fold, and a space opening the header block.
-    assert_eq!(refused(b"GET / HTTP/1.1\r\nA: b\r\n c\r\n\r\n"), "HPE_INVALID_HEADER_TOKEN");
-    assert_eq!(refused(b"GET / HTTP/1.1\r\n A: b\r\n\r\n"), "HPE_UNEXPECTED_SPACE");
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\r\nA: b\r\n c\r\n\r\n"),
+        "HPE_INVALID_HEADER_TOKEN"
+    );
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\r\n A: b\r\n\r\n"),
+        "HPE_UNEXPECTED_SPACE"
+    );
     // Controls but HTAB, and DEL, are refused in values; obs-text is not.
     for c in [0u8, 1, 0x7f] {
         let r = [&b"GET / HTTP/1.1\r\nA: b"[..], &[c], b"\r\n\r\n"].concat();
@@ -98,7 +143,10 @@ fn header_lines() {
     }
     // Bare LF.
     assert_eq!(refused(b"GET / HTTP/1.1\r\nA: b\n\r\n"), "HPE_CR_EXPECTED");
-    assert_eq!(refused(b"GET / HTTP/1.1\r\nA: b\r\n\n"), "HPE_INVALID_HEADER_TOKEN");
+    assert_eq!(
+        refused(b"GET / HTTP/1.1\r\nA: b\r\n\n"),
+        "HPE_INVALID_HEADER_TOKEN"
+    );
     assert_eq!(refused(b"GET / HTTP/1.1\r\nA: b\r\r\n"), "HPE_LF_EXPECTED");
     assert_eq!(head(b"GET / HTTP/1.1\r\nA: b\r\n"), Ok(None));
 }
@@ -112,7 +160,15 @@ fn content_length() {
     assert_eq!(len(" 5"), Ok(Framing::Length(5)));
     assert_eq!(len(" \t005  "), Ok(Framing::Length(5)));
     assert_eq!(len(" 18446744073709551615"), Ok(Framing::Length(u64::MAX)));
-    for bad in [" 18446744073709551616", " 5\t", " +1", " 1 1", " 1,1", "", " "] {
+    for bad in [
+        " 18446744073709551616",
+        " 5\t",
+        " +1",
+        " 1 1",
+        " 1,1",
+        "",
+        " ",
+    ] {
         assert_eq!(len(bad), Err("HPE_INVALID_CONTENT_LENGTH"), "{bad:?}");
     }
     let two = b"POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n";
@@ -129,7 +185,13 @@ fn transfer_encoding() {
         head(format!("POST / HTTP/1.1\r\nTransfer-Encoding: {v}\r\n\r\n").as_bytes())
             .map(|h| h.unwrap().framing)
     };
-    for v in ["chunked", "CHUNKED", "gzip, chunked", "gzip,chunked", "chunked  "] {
+    for v in [
+        "chunked",
+        "CHUNKED",
+        "gzip, chunked",
+        "gzip,chunked",
+        "chunked  ",
+    ] {
         assert_eq!(te(v), Ok(Framing::Chunked), "{v}");
     }
     // chunked not last (or not there, or followed by a tab: llhttp 9.3).
@@ -139,7 +201,10 @@ fn transfer_encoding() {
     let twice = b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n";
     assert_eq!(refused(twice), "HPE_INVALID_TRANSFER_ENCODING");
     // HTTP/1.0 may be chunked.
-    assert_eq!(ok(b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n").framing, Framing::Chunked);
+    assert_eq!(
+        ok(b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n").framing,
+        Framing::Chunked
+    );
 }
 
 #[test]
@@ -147,21 +212,31 @@ fn keep_alive_and_upgrade() {
     let ka = |s: &[u8]| ok(s).keep_alive;
     assert!(ka(b"GET / HTTP/1.1\r\n\r\n"));
     assert!(!ka(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n"));
-    assert!(!ka(b"GET / HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n"));
+    assert!(!ka(
+        b"GET / HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n"
+    ));
     assert!(!ka(b"GET / HTTP/1.1\r\nProxy-Connection: close\r\n\r\n"));
     assert!(ka(b"GET / HTTP/1.1\r\nConnection: closed\r\n\r\n"));
     assert!(ka(b"GET / HTTP/1.1\r\nConnection: close\t\r\n\r\n"));
     assert!(!ka(b"GET / HTTP/1.0\r\n\r\n"));
     assert!(ka(b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
-    assert!(ka(b"GET / HTTP/1.0\r\nConnection: close, keep-alive\r\n\r\n"));
+    assert!(ka(
+        b"GET / HTTP/1.0\r\nConnection: close, keep-alive\r\n\r\n"
+    ));
     assert!(!ka(b"GET / HTTP/2.0\r\n\r\n"));
     let ws = ok(b"GET / HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\nUpgrade: ws\r\n\r\n");
     assert!(ws.upgrade && ws.framing == Framing::None);
     assert!(!ok(b"GET / HTTP/1.1\r\nConnection: upgrade\r\nUpgrade:\r\n\r\n").upgrade);
     assert!(ok(b"CONNECT a:1 HTTP/1.1\r\nContent-Length: 3\r\n\r\n").upgrade);
     let e = |s: &[u8]| ok(s).expect;
-    assert_eq!(e(b"PUT / HTTP/1.1\r\nExpect: 100-Continue\r\n\r\n"), Expect::Continue);
-    assert_eq!(e(b"PUT / HTTP/1.1\r\nExpect: x\r\n\r\n"), Expect::Unsupported);
+    assert_eq!(
+        e(b"PUT / HTTP/1.1\r\nExpect: 100-Continue\r\n\r\n"),
+        Expect::Continue
+    );
+    assert_eq!(
+        e(b"PUT / HTTP/1.1\r\nExpect: x\r\n\r\n"),
+        Expect::Unsupported
+    );
     assert_eq!(e(b"PUT / HTTP/1.0\r\nExpect: x\r\n\r\n"), Expect::None);
 }
 
@@ -196,15 +271,31 @@ fn chunks() {
     let b = b"3;a=b;c=\"d\\\"e\"\r\nabc\r\n00002\r\nde\r\n0\r\nX: y\r\n\r\nrest";
     assert_eq!(chunked(b), Ok((b"abcde".to_vec(), b.len() - 4)));
     assert_eq!(chunked(b"ffffffffffffffff\r\n"), Err("incomplete"));
-    assert_eq!(chunked(b"10000000000000000\r\n"), Err("HPE_INVALID_CHUNK_SIZE"));
-    for bad in [&b"3 \r\n"[..], b"3\t\r\n", b" 3\r\n", b"\r\n", b"x\r\n", b"-1\r\n"] {
+    assert_eq!(
+        chunked(b"10000000000000000\r\n"),
+        Err("HPE_INVALID_CHUNK_SIZE")
+    );
+    for bad in [
+        &b"3 \r\n"[..],
+        b"3\t\r\n",
+        b" 3\r\n",
+        b"\r\n",
+        b"x\r\n",
+        b"-1\r\n",
+    ] {
         assert_eq!(chunked(bad), Err("HPE_INVALID_CHUNK_SIZE"), "{bad:?}");
     }
     assert_eq!(chunked(b"3\nabc"), Err("HPE_CR_EXPECTED"));
     assert_eq!(chunked(b"3\r\nabc\n"), Err("HPE_CR_EXPECTED"));
     assert_eq!(chunked(b"3\r\nabcX"), Err("HPE_STRICT"));
     assert_eq!(chunked(b"3\r\nabc\rX"), Err("HPE_STRICT"));
-    for bad in [&b"3; a\r\n"[..], b"3;a =b\r\n", b"3;\r\n", b"3;a=\"b\"c\r\n", b"3;a=\"\\\x01\"\r\n"] {
+    for bad in [
+        &b"3; a\r\n"[..],
+        b"3;a =b\r\n",
+        b"3;\r\n",
+        b"3;a=\"b\"c\r\n",
+        b"3;a=\"\\\x01\"\r\n",
+    ] {
         assert_eq!(chunked(bad), Err("HPE_STRICT"), "{bad:?}");
     }
     assert_eq!(chunked(b"1;;=\r\nx\r\n0\r\n\r\n"), Ok((b"x".to_vec(), 14)));
@@ -229,10 +320,22 @@ fn chunk_limits() {
 
 #[test]
 fn trailers() {
-    assert_eq!(chunked(b"0\r\nX : y\r\n\r\n"), Err("HPE_INVALID_HEADER_TOKEN"));
-    assert_eq!(chunked(b"0\r\nX: y\r\n z\r\n\r\n"), Err("HPE_INVALID_HEADER_TOKEN"));
-    assert_eq!(chunked(b"0\r\nContent-Length: 5\r\n\r\n"), Err("HPE_INVALID_CONTENT_LENGTH"));
-    assert_eq!(chunked(b"0\r\nTransfer-Encoding: x\r\n\r\n"), Err("HPE_INVALID_TRANSFER_ENCODING"));
+    assert_eq!(
+        chunked(b"0\r\nX : y\r\n\r\n"),
+        Err("HPE_INVALID_HEADER_TOKEN")
+    );
+    assert_eq!(
+        chunked(b"0\r\nX: y\r\n z\r\n\r\n"),
+        Err("HPE_INVALID_HEADER_TOKEN")
+    );
+    assert_eq!(
+        chunked(b"0\r\nContent-Length: 5\r\n\r\n"),
+        Err("HPE_INVALID_CONTENT_LENGTH")
+    );
+    assert_eq!(
+        chunked(b"0\r\nTransfer-Encoding: x\r\n\r\n"),
+        Err("HPE_INVALID_TRANSFER_ENCODING")
+    );
     assert_eq!(chunked(b"0\r\n\n"), Err("HPE_INVALID_HEADER_TOKEN"));
     // A trailer's Connection counts for keep-alive, as in llhttp.
     let buf = [CHUNKED, b"0\r\nConnection: close\r\n\r\n"].concat();
