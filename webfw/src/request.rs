@@ -24,6 +24,7 @@ mod accepts;
 mod cookie_session;
 #[cfg(feature = "cookie-parser")]
 mod cookies;
+pub(crate) mod channel;
 mod incoming;
 #[cfg(feature = "multer")]
 mod multer;
@@ -167,7 +168,7 @@ impl Request {
             app,
             route: None,
             locals: InlineOption::none(),
-            // hyper's own (its `OnUpgrade` for an upgrade request): dropping
+            // The server's own (an upgrade request's handle): dropping
             // them and making new ones cost a call each.
             extensions: parts.extensions,
         });
@@ -667,8 +668,8 @@ impl Request {
     }
 
     /// Typed per-request values. A request from a connection starts with
-    /// those hyper attached (such as its `hyper::upgrade::OnUpgrade` for a
-    /// request asking to upgrade the connection).
+    /// those the server attached (the handle [`Response::upgrade`](crate::Response::upgrade)
+    /// takes, for a request asking to upgrade the connection).
     ///
     /// ```
     /// let mut req = webfw::testing::request(http::Method::GET, "/");

@@ -9,16 +9,43 @@
 //! resolves to the connection's byte stream, [`Upgraded`], for the protocol's
 //! own library (`tokio-tungstenite` for WebSocket) to take over.
 //!
-//! The server hands each upgradable request hyper's upgrade handle in its
-//! extensions; nothing here knows the server.
+//! The server puts an [`Upgradable`] in the extensions of each request that
+//! asks to switch protocols; nothing here knows the server.
 
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
-use hyper_util::rt::TokioIo;
+use bytes::{Buf, Bytes};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::oneshot;
+
+/// A connection's byte stream, whatever the transport (TCP, UNIX, TLS).
+pub(crate) trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
+
+impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
+
+/// What the server puts in an upgradable request's extensions: where the
+/// connection arrives once a 101 has been written. A clone shares it (the
+/// extensions' values must be `Clone`): the first taker gets it.
+#[derive(Clone)]
+pub(crate) struct Upgradable(Arc<Mutex<Option<oneshot::Receiver<Upgraded>>>>);
+
+impl Upgradable {
+    /// A request's upgrade, and the sender the server keeps for it.
+    pub(crate) fn new() -> (Upgradable, oneshot::Sender<Upgraded>) {
+        let (tx, rx) = oneshot::channel();
+        (Upgradable(Arc::new(Mutex::new(Some(rx)))), tx)
+    }
+
+    /// The future of the connection, once: `None` after the first call.
+    pub(crate) fn take(&self) -> Option<OnUpgrade> {
+        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        slot.take().map(OnUpgrade)
+    }
+}
 
 /// The connection of an upgraded request, once the 101 has been written:
 /// read and write the new protocol's bytes. Dropping it closes the
@@ -28,7 +55,20 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 /// count against [`max_connections`](crate::ListenOptions::max_connections)
 /// until they close, as in Node, but a graceful shutdown does not wait for
 /// them: close them yourself (see `examples/websocket.rs`).
-pub struct Upgraded(TokioIo<hyper::upgrade::Upgraded>);
+pub struct Upgraded {
+    io: Box<dyn Io>,
+    /// Bytes the server read past the upgrade request: the new protocol's
+    /// first, read before the socket.
+    read_ahead: Bytes,
+}
+
+impl Upgraded {
+    /// The connection `io`, whose next bytes are `read_ahead`, then the
+    /// socket's.
+    pub(crate) fn new(io: Box<dyn Io>, read_ahead: Bytes) -> Upgraded {
+        Upgraded { io, read_ahead }
+    }
+}
 
 impl std::fmt::Debug for Upgraded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -42,7 +82,14 @@ impl AsyncRead for Upgraded {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().0).poll_read(cx, buf)
+        let this = self.get_mut();
+        if this.read_ahead.has_remaining() {
+            let n = this.read_ahead.len().min(buf.remaining());
+            buf.put_slice(&this.read_ahead[..n]);
+            this.read_ahead.advance(n);
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.io).poll_read(cx, buf)
     }
 }
 
@@ -52,15 +99,15 @@ impl AsyncWrite for Upgraded {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().0).poll_write(cx, buf)
+        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().0).poll_flush(cx)
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().0).poll_shutdown(cx)
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
     }
 }
 
@@ -69,7 +116,7 @@ impl AsyncWrite for Upgraded {
 /// first. Await it in a task of its own (`tokio::spawn`): the 101 is written
 /// only after the handler returns.
 #[must_use = "the upgraded connection is only reachable through this future"]
-pub struct OnUpgrade(pub(crate) hyper::upgrade::OnUpgrade);
+pub struct OnUpgrade(oneshot::Receiver<Upgraded>);
 
 impl std::fmt::Debug for OnUpgrade {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -82,10 +129,11 @@ impl Future for OnUpgrade {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let upgraded = ready!(Pin::new(&mut self.get_mut().0).poll(cx));
-        Poll::Ready(
-            upgraded
-                .map(|io| Upgraded(TokioIo::new(io)))
-                .map_err(io::Error::other),
-        )
+        Poll::Ready(upgraded.map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::ConnectionAborted,
+                "the connection closed before the upgrade",
+            )
+        }))
     }
 }

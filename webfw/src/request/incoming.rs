@@ -1,20 +1,21 @@
-//! The body of a request still on the connection (or read whole with its
-//! head by the connection's own HTTP/1 loop), and how the server learns
+//! The body of a request still on the connection, and how the server learns
 //! that it has arrived whole: its request timeout runs until then, whenever
 //! the app reads it (Node's `requestTimeout` covers the request up to its
 //! last body byte, whatever the response does meanwhile).
 //!
-//! An HTTP/1 body the app never reads is read and thrown away once it is
-//! dropped, as Node dumps it, so that the connection stays open for the
-//! next request: hyper alone would close it unless the whole body was in
-//! its buffer.
+//! An HTTP/1 body comes from the server's own codec, through a bounded
+//! [`BodyChannel`] (or whole, when it came in the same read as its head);
+//! an HTTP/2 body is hyper's.
 
+use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use bytes::Bytes;
-use http_body::{Body as _, Frame, SizeHint};
+use http_body::{Frame, SizeHint};
+
+use super::channel::BodyChannel;
 
 /// Told once when a request body has arrived whole (read or thrown away),
 /// failed, or was dropped part-read (the connection then reads no more of
@@ -27,8 +28,10 @@ pub(crate) trait BodyArrival: Send + Sync {
 /// [`RawBody::Incoming`](crate::RawBody::Incoming) holds. Read it as any
 /// [`http_body::Body`] of [`Bytes`]; the server's
 /// [`request_timeout`](crate::ListenOptions::request_timeout) runs until its
-/// last byte has arrived (or it is dropped), however late it is read. A
-/// small body that came in the same read as its head is already whole.
+/// last byte has arrived, however late it is read. Dropped before its end,
+/// an HTTP/1 body is read to its end and thrown away, as Node dumps it, so
+/// the connection serves the next request. Its error is an
+/// [`std::io::Error`]: `UnexpectedEof` when the client stopped mid-body.
 ///
 /// ```
 /// use http_body_util::BodyExt;
@@ -48,36 +51,43 @@ pub(crate) trait BodyArrival: Send + Sync {
 /// ```
 pub struct IncomingBody {
     body: Source,
-    /// Whom to tell when the body has arrived; `None` once told, or when
-    /// nobody asked (a body that came with its head).
+    /// Whom to tell when an HTTP/2 body has arrived; `None` once told, or
+    /// when nobody asked. (The HTTP/1 codec tells the connection itself.)
     arrival: Option<Arc<dyn BodyArrival>>,
-    /// Whether the body is read to its end if dropped: set for an HTTP/1
-    /// body nobody has polled yet (Node dumps a request nobody consumed).
-    dump_unread: bool,
 }
 
 /// Who has the body's bytes.
 enum Source {
-    /// hyper, which reads them as they are asked for.
+    /// hyper (HTTP/2), which reads them as they are asked for.
     Hyper(hyper::body::Incoming),
-    /// The connection's own HTTP/1 loop, which read all of them with the
-    /// head (`None` once taken).
+    /// The HTTP/1 codec, as it reads them; `len` is the `Content-Length`.
+    Channel {
+        channel: Arc<BodyChannel>,
+        len: Option<u64>,
+    },
+    /// Read whole with the head (`None` once taken).
     Read(Option<Bytes>),
 }
 
 impl IncomingBody {
     /// hyper's `body`, the server told through `arrival` once it has
-    /// arrived; `dump_unread`: read it to its end if it is dropped before
-    /// anyone polled it.
+    /// arrived.
     pub(crate) fn new(
         body: hyper::body::Incoming,
         arrival: Option<Arc<dyn BodyArrival>>,
-        dump_unread: bool,
     ) -> IncomingBody {
         IncomingBody {
             body: Source::Hyper(body),
             arrival,
-            dump_unread,
+        }
+    }
+
+    /// A body the HTTP/1 codec is reading into `channel`; `len`: its
+    /// `Content-Length`, if it has one.
+    pub(crate) fn channel(channel: Arc<BodyChannel>, len: Option<u64>) -> IncomingBody {
+        IncomingBody {
+            body: Source::Channel { channel, len },
+            arrival: None,
         }
     }
 
@@ -86,37 +96,7 @@ impl IncomingBody {
         IncomingBody {
             body: Source::Read(Some(bytes)),
             arrival: None,
-            dump_unread: false,
         }
-    }
-
-    /// Reads the rest of an unread body in a task of its own and throws it
-    /// away; its arrival is told at the end. The connection's request
-    /// timeout bounds how long that may take, as it bounds a read.
-    #[cold]
-    fn dump(&mut self) {
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            self.arrived();
-            return;
-        };
-        let Source::Hyper(mut body) = std::mem::replace(&mut self.body, Source::Read(None)) else {
-            return;
-        };
-        let arrival = self.arrival.take();
-        runtime.spawn(async move {
-            let end = std::future::poll_fn(|cx| {
-                loop {
-                    match ready!(Pin::new(&mut body).poll_frame(cx)) {
-                        Some(Ok(_)) => {}
-                        Some(Err(_)) | None => return Poll::Ready(()),
-                    }
-                }
-            });
-            end.await;
-            if let Some(arrival) = arrival {
-                arrival.arrived();
-            }
-        });
     }
 
     #[inline(never)]
@@ -129,30 +109,33 @@ impl IncomingBody {
 
 impl http_body::Body for IncomingBody {
     type Data = Bytes;
-    type Error = hyper::Error;
+    type Error = io::Error;
 
     #[inline]
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+    ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
         let this = self.get_mut();
-        this.dump_unread = false;
         let body = match &mut this.body {
             Source::Hyper(body) => body,
+            Source::Channel { channel, .. } => {
+                return channel.poll_next(cx).map(|next| next.map(|r| r.map(Frame::data)));
+            }
             Source::Read(bytes) => return Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
         };
         let frame = ready!(Pin::new(&mut *body).poll_frame(cx));
         if this.arrival.is_some() && !matches!(&frame, Some(Ok(_)) if !body.is_end_stream()) {
             this.arrived();
         }
-        Poll::Ready(frame)
+        Poll::Ready(frame.map(|r| r.map_err(io::Error::other)))
     }
 
     #[inline]
     fn is_end_stream(&self) -> bool {
         match &self.body {
             Source::Hyper(body) => body.is_end_stream(),
+            Source::Channel { channel, .. } => channel.is_end_stream(),
             Source::Read(bytes) => bytes.is_none(),
         }
     }
@@ -161,6 +144,8 @@ impl http_body::Body for IncomingBody {
     fn size_hint(&self) -> SizeHint {
         match &self.body {
             Source::Hyper(body) => body.size_hint(),
+            Source::Channel { len: Some(n), .. } => SizeHint::with_exact(*n),
+            Source::Channel { len: None, .. } => SizeHint::default(),
             Source::Read(bytes) => {
                 SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64))
             }
@@ -170,10 +155,10 @@ impl http_body::Body for IncomingBody {
 
 impl Drop for IncomingBody {
     fn drop(&mut self) {
-        if self.dump_unread && !self.is_end_stream() {
-            self.dump();
-        } else if self.arrival.is_some() {
-            self.arrived();
+        match &self.body {
+            Source::Channel { channel, .. } => channel.reader_dropped(),
+            _ if self.arrival.is_some() => self.arrived(),
+            _ => {}
         }
     }
 }

@@ -14,7 +14,7 @@ impl Request {
     /// ```
     pub fn wants_upgrade(&self, protocol: &str) -> bool {
         self.extensions()
-            .get::<hyper::upgrade::OnUpgrade>()
+            .get::<crate::upgrade::Upgradable>()
             .is_some()
             && self
                 .headers()

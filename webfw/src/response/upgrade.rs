@@ -37,7 +37,9 @@ impl Response {
     /// ```
     pub fn upgrade(&mut self, req: &mut Request, protocol: &str) -> crate::Result<OnUpgrade> {
         let on_upgrade = if req.wants_upgrade(protocol) {
-            req.extensions_mut().remove::<hyper::upgrade::OnUpgrade>()
+            req.extensions_mut()
+                .remove::<crate::upgrade::Upgradable>()
+                .and_then(|upgradable| upgradable.take())
         } else {
             None
         };
@@ -50,6 +52,6 @@ impl Response {
             .set("Connection", "Upgrade")
             .set("Upgrade", protocol);
         self.end()?;
-        Ok(OnUpgrade(on_upgrade))
+        Ok(on_upgrade)
     }
 }

@@ -370,11 +370,6 @@ fn build(head: Option<Head>, d: &mut Dispatch, done: Option<Finished>) -> HyperR
     });
     *response.status_mut() =
         http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
-    if response.status().canonical_reason().is_none() {
-        response
-            .extensions_mut()
-            .insert(hyper::ext::ReasonPhrase::from_static(b"unknown"));
-    }
     let map = std::mem::replace(&mut *headers, HeaderMap::new());
     // The map `Response::new` made owns no memory: forgetting it leaks
     // nothing and skips its drop glue on every response. The

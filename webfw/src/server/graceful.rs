@@ -16,7 +16,8 @@ use std::task::{Context, Poll, Waker};
 use tokio::sync::Notify;
 
 /// A connection that can be asked to finish its in-flight request and close:
-/// hyper's HTTP/1 and HTTP/2 connections (through hyper-util's trait).
+/// the HTTP/1 codec's, and hyper's HTTP/2 connections (through hyper-util's
+/// trait).
 pub(crate) trait Closable: Future {
     fn graceful_shutdown(self: Pin<&mut Self>);
 }
@@ -24,39 +25,6 @@ pub(crate) trait Closable: Future {
 impl<C: hyper_util::server::graceful::GracefulConnection> Closable for C {
     fn graceful_shutdown(self: Pin<&mut Self>) {
         hyper_util::server::graceful::GracefulConnection::graceful_shutdown(self);
-    }
-}
-
-/// HTTP/1 connections served with upgrade support (hyper-util has no
-/// implementation of its trait for them).
-pub(crate) struct Upgradable<C>(pub(crate) C);
-
-impl<I, S, B> Future for Upgradable<hyper::server::conn::http1::UpgradeableConnection<I, S>>
-where
-    S: hyper::service::HttpService<hyper::body::Incoming, ResBody = B>,
-    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
-    B: hyper::body::Body + 'static,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    type Output = hyper::Result<()>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        // Structural pinning of the only field.
-        Pin::new(&mut self.get_mut().0).poll(cx)
-    }
-}
-
-impl<I, S, B> Closable for Upgradable<hyper::server::conn::http1::UpgradeableConnection<I, S>>
-where
-    S: hyper::service::HttpService<hyper::body::Incoming, ResBody = B>,
-    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
-    B: hyper::body::Body + 'static,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    fn graceful_shutdown(self: Pin<&mut Self>) {
-        Pin::new(&mut self.get_mut().0).graceful_shutdown();
     }
 }
 

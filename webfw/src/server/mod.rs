@@ -3,12 +3,10 @@
 //! shutdown.
 
 mod accept;
-mod bare;
-mod coalesce;
 mod conn;
 pub(crate) mod dispatch;
 mod graceful;
-mod h1;
+mod http1;
 #[cfg(feature = "http2")]
 mod http2;
 #[cfg(feature = "http2")]
@@ -19,7 +17,8 @@ mod methods;
 mod no_http2;
 mod pair;
 mod requests;
-mod sanitize;
+#[cfg(feature = "http2")]
+mod rewind;
 mod shutdown_handle;
 mod signals;
 mod slots;
@@ -40,9 +39,6 @@ use crate::app::App;
 
 pub use listen::ListenOptions;
 pub use requests::MAX_HEAD_SIZE;
-#[cfg(fuzzing)]
-#[doc(hidden)]
-pub use sanitize::fuzz_rewrite;
 pub use shutdown_handle::ShutdownHandle;
 #[cfg(feature = "tls")]
 pub use tls::TlsConfig;

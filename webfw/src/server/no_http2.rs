@@ -9,12 +9,12 @@ use std::pin::Pin;
 
 use tokio::io::AsyncWrite;
 
-use super::bare;
+use super::http1::io::node_bare;
 
 /// Answers the preface with Node's 400 and closes the connection. (By hand:
 /// `write_all` would put tokio's `io-util` into every user's build.)
 pub(super) async fn refuse(mut io: impl AsyncWrite + Unpin) {
-    let mut rest = bare::node_bytes(400);
+    let mut rest = node_bare(400);
     while !rest.is_empty() {
         match poll_fn(|cx| Pin::new(&mut io).poll_write(cx, rest)).await {
             Ok(n) if n > 0 => rest = &rest[n..],
@@ -27,13 +27,8 @@ pub(super) async fn refuse(mut io: impl AsyncWrite + Unpin) {
 // The module only exists without `http2`.
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-    use super::super::bare::Bare;
-    use super::super::sanitize::{RawTargets, Sanitize, Sniffed};
-    use super::super::watchdog::Activity;
     use super::*;
 
     #[tokio::test]
@@ -42,10 +37,7 @@ mod tests {
         // The preface and an empty SETTINGS frame, as curl sends them.
         let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
         client.write_all(preface).await.unwrap();
-        let raw = Arc::new(RawTargets::default());
-        let bare = Bare::new(server, Arc::new(Activity::default()), raw.clone());
-        let mut io = Sanitize::new(bare, raw);
-        assert_eq!(io.sniff().await.unwrap(), Sniffed::Http2);
+        let io = server;
         refuse(io).await;
         let mut answer = Vec::new();
         client.read_to_end(&mut answer).await.unwrap();

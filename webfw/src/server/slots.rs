@@ -1,6 +1,6 @@
 //! The connections counted against `max_connections`.
 //!
-//! A connection holds its [`Slot`] in its stream ([`super::bare::Bare`]), so
+//! A connection holds its [`Slot`] in its stream ([`super::http1::io::Stream`]), so
 //! the slot goes with the stream when a handler takes the connection over
 //! (`res.upgrade`): an upgraded connection counts until it closes, as Node
 //! counts a socket handed to `'upgrade'` in `maxConnections`. Only a server

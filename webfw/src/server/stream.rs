@@ -1,7 +1,7 @@
 //! One stream type for every kind of listening socket.
 //!
-//! hyper's HTTP/1 connection and everything around it (the read shim, the
-//! bare answers, the service) are generic over the stream. Handing them a TCP
+//! The HTTP/1 codec, hyper's HTTP/2 connection and everything around them
+//! are generic over the stream. Handing them a TCP
 //! stream from one listener and a UNIX one from another would build all of it
 //! twice into every app; one enum builds it once, for a branch per read and
 //! write.

@@ -49,7 +49,8 @@ pub(crate) struct Activity {
     bodied_answered: AtomicU64,
     bodies_arrived: AtomicU64,
     /// Set by the watchdog before it closes the connection for a deadline
-    /// Node answers with 408; the connection's [`super::bare::Bare`] writes it.
+    /// Node answers with 408; the connection's stream writes it as it is dropped
+    /// ([`super::http1::io::Stream`]).
     pub(super) send_408: AtomicBool,
     /// HTTP/2: idle connections are held to the header-read timeout only,
     /// and nothing is written on closing.

@@ -1,0 +1,388 @@
+//! One HTTP/1 connection's loop, from its first byte to its close: read a
+//! head, start the request, feed its body to the app while the app runs,
+//! write the answer, and go on to the next request, the answers of a
+//! pipelined batch leaving in one write.
+
+use std::future::{Future, poll_fn};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll, ready};
+
+use http_body::Body as _;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use super::body::{Fed, Incoming};
+use super::head::{self, Framing};
+use super::io::{ReadBuffer, Stream, flush, node_bare, poll_flush, shutdown, write_all};
+use super::write::{self, Asked, BodyFraming, Clock, LAST_CHUNK};
+use crate::request::channel::BodyChannel;
+use crate::request::{BodyArrival, IncomingBody, RawBody};
+use crate::server::dispatch::HyperResponse;
+use crate::server::requests::Requests;
+use crate::server::watchdog::InFlight;
+use crate::upgrade::{Upgradable, Upgraded};
+
+/// The most the loop keeps unwritten while it answers a pipelined batch.
+const MAX_HELD: usize = 16 * 1024;
+
+/// A body longer than this is written from its own buffer rather than
+/// copied behind the head.
+const COPY_LIMIT: usize = 16 * 1024;
+
+/// The largest body handed to the app whole when it came with its head.
+const WHOLE_LIMIT: u64 = 64 * 1024;
+
+/// How the request body stands once the app has its answer.
+enum BodyEnd {
+    /// Read to its end (or there was none).
+    Done,
+    /// The client stopped sending mid-body, or framed it wrong: Node
+    /// answers 400 and closes.
+    Broken,
+}
+
+/// The connection: its stream, buffers and requests.
+pub(crate) struct Connection<I: AsyncWrite + Unpin> {
+    pub(crate) io: Stream<I>,
+    pub(crate) buf: ReadBuffer,
+    pub(crate) requests: Requests,
+    /// The answers of a pipelined batch leave in one write.
+    pub(crate) pipeline_flush: bool,
+    /// Set when the server shuts down gracefully.
+    pub(crate) closing: Arc<AtomicBool>,
+}
+
+impl<I> Connection<I>
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    /// Serves the connection until it closes or is upgraded.
+    pub(crate) async fn serve(self) {
+        let Connection {
+            mut io,
+            mut buf,
+            requests,
+            pipeline_flush,
+            closing,
+        } = self;
+        let stop = || closing.load(Ordering::Acquire);
+        let mut spans = Vec::new();
+        let mut out: Vec<u8> = Vec::new();
+        let mut spare = http::HeaderMap::new();
+        let mut clock = Clock::new();
+        loop {
+            // The next whole head.
+            let parsed = loop {
+                if stop() {
+                    let _ = flush(&mut io, &mut out).await;
+                    return;
+                }
+                match head::parse(buf.filled(), &mut spans) {
+                    Ok(Some(parsed)) => break parsed,
+                    Ok(None) => {}
+                    Err(refused) => return refuse(io, out, refused.status).await,
+                }
+                if flush(&mut io, &mut out).await.is_err() {
+                    return;
+                }
+                match buf.read(&mut io, stop).await {
+                    Some(Ok(0)) => {
+                        // A head cut short by the client's close is Node's 400.
+                        if buf.filled().iter().any(|&b| b != b'\r' && b != b'\n') {
+                            return refuse(io, out, 400).await;
+                        }
+                        return;
+                    }
+                    Some(Ok(_)) => clock.tick(),
+                    Some(Err(_)) | None => return,
+                }
+            };
+            if parsed.minor == 1 && !parsed.has_host {
+                return refuse(io, out, 400).await;
+            }
+            if parsed.connect {
+                // Express listens for no 'connect': Node destroys the socket.
+                let _ = flush(&mut io, &mut out).await;
+                return;
+            }
+            let bytes = buf.take(parsed.len);
+            let Some((mut parts, raw_target)) =
+                head::parts(&parsed, &bytes, &spans, std::mem::take(&mut spare))
+            else {
+                return refuse(io, out, 400).await;
+            };
+            drop(bytes);
+            let asked = Asked {
+                head: parts.method == http::Method::HEAD,
+                minor: parsed.minor,
+                keep_alive: parsed.keep_alive,
+            };
+            let (body, mut incoming) = match parsed.framing {
+                Framing::None => (RawBody::Empty, None),
+                Framing::Length(n) if n <= WHOLE_LIMIT && n as usize <= buf.filled().len() => (
+                    RawBody::Incoming(IncomingBody::read(buf.take(n as usize))),
+                    None,
+                ),
+                Framing::Length(n) => {
+                    let channel = Arc::new(BodyChannel::default());
+                    let body = IncomingBody::channel(channel.clone(), Some(n));
+                    (RawBody::Incoming(body), Some(Incoming::length(channel, n)))
+                }
+                Framing::Chunked => {
+                    let channel = Arc::new(BodyChannel::default());
+                    let body = IncomingBody::channel(channel.clone(), None);
+                    (RawBody::Incoming(body), Some(Incoming::chunked(channel)))
+                }
+            };
+            if parsed.expect_continue {
+                // Node answers the expectation as soon as the head is in.
+                out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+                if flush(&mut io, &mut out).await.is_err() {
+                    return;
+                }
+            }
+            let upgrade = parsed.upgrade.then(|| {
+                let (upgradable, sender) = Upgradable::new();
+                parts.extensions.insert(upgradable);
+                sender
+            });
+            let activity = requests.activity().clone();
+            let in_flight = match incoming {
+                Some(_) => InFlight::with_body(&activity),
+                None => InFlight::new(&activity),
+            };
+            let mut dispatch = requests.start(parts, raw_target, body, in_flight);
+            // The app runs while its body comes in; answers already made
+            // leave before a chain that must wait.
+            let mut flushed = out.is_empty();
+            let answer = poll_fn(|cx| {
+                if let Poll::Ready(Ok(answer)) = Pin::new(&mut dispatch).poll(cx) {
+                    return Poll::Ready(Ok(answer));
+                }
+                if !flushed {
+                    match poll_flush(cx, &mut io, &mut out) {
+                        Poll::Ready(Ok(())) => flushed = true,
+                        Poll::Ready(Err(_)) => return Poll::Ready(Err(BodyEnd::Broken)),
+                        Poll::Pending => {}
+                    }
+                }
+                match feed(cx, &mut incoming, &mut buf, &mut io, &activity) {
+                    Poll::Ready(BodyEnd::Broken) => Poll::Ready(Err(BodyEnd::Broken)),
+                    _ => Poll::Pending,
+                }
+            })
+            .await;
+            drop(dispatch);
+            let Ok(mut answer) = answer else {
+                return refuse(io, out, 400).await;
+            };
+            let asked = Asked {
+                keep_alive: asked.keep_alive && !stop(),
+                ..asked
+            };
+            let switched = answer.status() == http::StatusCode::SWITCHING_PROTOCOLS;
+            let written = write::head(&mut out, &mut answer, asked, &mut clock, &mut spare);
+            let whole = send_body(
+                &mut answer,
+                written.framing,
+                &mut out,
+                &mut io,
+                &mut incoming,
+                &mut buf,
+                &activity,
+            )
+            .await;
+            // The end of the body: `on_finish` hooks run, the request is
+            // dropped and with it the app's end of its body.
+            drop(answer);
+            let Ok(whole) = whole else { return };
+            // What the app left of its body is read and thrown away.
+            if incoming.is_some() {
+                let end = poll_fn(|cx| feed(cx, &mut incoming, &mut buf, &mut io, &activity)).await;
+                if let BodyEnd::Broken = end {
+                    let _ = flush(&mut io, &mut out).await;
+                    return;
+                }
+            }
+            if let Some(sender) = upgrade {
+                let _ = flush(&mut io, &mut out).await;
+                if switched && !sender.is_closed() {
+                    let read_ahead = buf.take_all();
+                    let _ = sender.send(Upgraded::new(Box::new(io), read_ahead));
+                    return;
+                }
+                // Not upgraded: Node hands the bytes after an upgrade
+                // request to its 'upgrade' listeners, and Express has
+                // none, so nothing more is answered.
+                drop(sender);
+                return ignore_rest(io, buf, stop).await;
+            }
+            if !written.keep_alive || !whole {
+                let _ = flush(&mut io, &mut out).await;
+                let _ = shutdown(&mut io).await;
+                return;
+            }
+            if !pipeline_flush || out.len() >= MAX_HELD {
+                if flush(&mut io, &mut out).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Feeds the request body in flight from the buffer and the socket; ready
+/// once it has all come (or cannot), pending while the app holds a window
+/// of it or the socket has no more yet.
+fn feed<I: AsyncRead + Unpin>(
+    cx: &mut Context<'_>,
+    incoming: &mut Option<Incoming>,
+    buf: &mut ReadBuffer,
+    io: &mut I,
+    activity: &Arc<crate::server::watchdog::Activity>,
+) -> Poll<BodyEnd> {
+    let Some(body) = incoming else {
+        return Poll::Ready(BodyEnd::Done);
+    };
+    loop {
+        match body.feed(buf, cx) {
+            Fed::Done => {
+                *incoming = None;
+                activity.arrived();
+                return Poll::Ready(BodyEnd::Done);
+            }
+            Fed::Full => return Poll::Pending,
+            Fed::Malformed => return Poll::Ready(BodyEnd::Broken),
+            Fed::More => {}
+        }
+        match ready!(buf.poll_read(cx, io)) {
+            Ok(0) | Err(_) => {
+                body.aborted();
+                return Poll::Ready(BodyEnd::Broken);
+            }
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Writes the body of `answer` as `framing` says, the request body fed
+/// meanwhile (an app may answer while it reads); `Ok(false)` when the
+/// body did not end where its framing said, so the connection must close;
+/// `Err` when the client is gone.
+async fn send_body<I: AsyncRead + AsyncWrite + Unpin>(
+    answer: &mut HyperResponse,
+    framing: BodyFraming,
+    out: &mut Vec<u8>,
+    io: &mut I,
+    incoming: &mut Option<Incoming>,
+    buf: &mut ReadBuffer,
+    activity: &Arc<crate::server::watchdog::Activity>,
+) -> std::io::Result<bool> {
+    if let Some(body) = answer.body_mut().take_full() {
+        return match framing {
+            BodyFraming::Nothing => Ok(true),
+            BodyFraming::Length(n) if n != body.len() as u64 => {
+                let n = body.len().min(n as usize);
+                put(out, io, &body[..n]).await?;
+                Ok(false)
+            }
+            BodyFraming::Chunked => {
+                write::chunk(out, &body);
+                out.extend_from_slice(LAST_CHUNK);
+                Ok(true)
+            }
+            BodyFraming::Length(_) => {
+                put(out, io, &body).await?;
+                Ok(true)
+            }
+            BodyFraming::Close => {
+                put(out, io, &body).await?;
+                Ok(false)
+            }
+        };
+    }
+    let mut sent: u64 = 0;
+    let mut broken = false;
+    poll_fn(|cx| {
+        loop {
+            if out.len() >= MAX_HELD {
+                ready!(poll_flush(cx, io, out))?;
+            }
+            match Pin::new(answer.body_mut()).poll_frame(cx) {
+                Poll::Ready(Some(Ok(frame))) => {
+                    let Ok(data) = frame.into_data() else { continue };
+                    match framing {
+                        BodyFraming::Nothing => {}
+                        BodyFraming::Chunked => write::chunk(out, &data),
+                        BodyFraming::Close => out.extend_from_slice(&data),
+                        BodyFraming::Length(n) => {
+                            let room = n.saturating_sub(sent).min(data.len() as u64) as usize;
+                            out.extend_from_slice(&data[..room]);
+                            sent += data.len() as u64;
+                            broken |= sent > n;
+                        }
+                    }
+                }
+                Poll::Ready(None) => {
+                    match framing {
+                        BodyFraming::Chunked => out.extend_from_slice(LAST_CHUNK),
+                        BodyFraming::Length(n) => broken |= sent != n,
+                        BodyFraming::Close => broken = true,
+                        BodyFraming::Nothing => {}
+                    }
+                    return Poll::Ready(Ok(!broken));
+                }
+                Poll::Pending => {
+                    // What the app streamed so far goes out before it waits.
+                    if let Poll::Ready(BodyEnd::Broken) = feed(cx, incoming, buf, io, activity) {
+                        return Poll::Ready(Err(std::io::ErrorKind::UnexpectedEof.into()));
+                    }
+                    ready!(poll_flush(cx, io, out))?;
+                    return Poll::Pending;
+                }
+                Poll::Ready(Some(Err(never))) => match never {},
+            }
+        }
+    })
+    .await
+}
+
+/// Appends `bytes` to `out`, or writes both when `bytes` is large.
+async fn put<I: AsyncWrite + Unpin>(
+    out: &mut Vec<u8>,
+    io: &mut I,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    if bytes.len() > COPY_LIMIT {
+        flush(io, out).await?;
+        write_all(io, bytes).await
+    } else {
+        out.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// Node's bare refusal of a request its parser refused, after the answers
+/// already made; the connection closes.
+async fn refuse<I: AsyncWrite + Unpin>(mut io: Stream<I>, mut out: Vec<u8>, status: u16) {
+    out.extend_from_slice(node_bare(status));
+    let _ = flush(&mut io, &mut out).await;
+    let _ = shutdown(&mut io).await;
+}
+
+/// Reads and drops what the client sends until it closes (or the server
+/// stops, or the watchdog closes the idle connection).
+async fn ignore_rest<I: AsyncRead + AsyncWrite + Unpin>(
+    mut io: Stream<I>,
+    mut buf: ReadBuffer,
+    stop: impl Fn() -> bool,
+) {
+    loop {
+        buf.take_all();
+        match buf.read(&mut io, &stop).await {
+            Some(Ok(1..)) => {}
+            _ => return,
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! A response head in HTTP/1.1's bytes, and how its body is framed: the
+//! headers in the map's order, names as the map holds them (lower case),
+//! `content-length` or `transfer-encoding: chunked` where the app set
+//! neither, `connection` when the connection closes (or an HTTP/1.0 one
+//! stays open), then `date`, as hyper wrote them, under Node's status line
+//! (`HTTP/1.1` to every client, `unknown` for a code without a reason).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use http::HeaderMap;
+use http::header::{CONNECTION, CONTENT_LENGTH, DATE, TRAILER, TRANSFER_ENCODING};
+use http_body::Body as _;
+
+use crate::server::dispatch::HyperResponse;
+
+/// How the body after a head is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BodyFraming {
+    /// This many bytes.
+    Length(u64),
+    /// In chunks, then `0\r\n\r\n`.
+    Chunked,
+    /// As it comes, the connection's close ending it (HTTP/1.0).
+    Close,
+    /// None at all (HEAD, 1xx, 204, 304): the body is read and dropped.
+    Nothing,
+}
+
+/// What the request says about its response.
+#[derive(Clone, Copy)]
+pub(crate) struct Asked {
+    pub(crate) head: bool,
+    pub(crate) minor: u8,
+    /// The request and the server both keep the connection open.
+    pub(crate) keep_alive: bool,
+}
+
+/// A head written: how its body follows, and whether the connection stays
+/// open after it.
+pub(crate) struct Written {
+    pub(crate) framing: BodyFraming,
+    pub(crate) keep_alive: bool,
+}
+
+/// Writes the head of `answer` to `out`. The emptied header map goes to
+/// `spare`, for the next request's headers.
+#[inline]
+pub(crate) fn head(
+    out: &mut Vec<u8>,
+    answer: &mut HyperResponse,
+    asked: Asked,
+    clock: &mut Clock,
+    spare: &mut HeaderMap,
+) -> Written {
+    let status = answer.status();
+    let code = status.as_u16();
+    let informational = status.is_informational();
+    let no_content = matches!(code, 204 | 304);
+    let can_length = !informational && !no_content;
+    let can_body = can_length && !asked.head;
+    let chunkable = can_body && asked.minor == 1;
+    // The body's length as its size hint tells it: none, known, unknown.
+    let body = answer.body();
+    let known = match body.is_end_stream() {
+        true => Some(None),
+        false => body.size_hint().exact().map(Some),
+    };
+    if code == 200 {
+        out.extend_from_slice(b"HTTP/1.1 200 OK\r\n");
+    } else {
+        out.extend_from_slice(b"HTTP/1.1 ");
+        out.extend_from_slice(status.as_str().as_bytes());
+        out.push(b' ');
+        out.extend_from_slice(status.canonical_reason().unwrap_or("unknown").as_bytes());
+        out.extend_from_slice(b"\r\n");
+    }
+    let mut framing = None;
+    let mut dated = false;
+    let mut closes = false;
+    let mut keeps = false;
+    let mut last_te: Option<bool> = None;
+    let headers = answer.headers();
+    for name in headers.keys() {
+        let mut values = headers.get_all(name).iter();
+        if *name == CONTENT_LENGTH {
+            let Some(value) = values.next() else { continue };
+            let length = match known {
+                Some(Some(n)) => Some(n),
+                Some(None) if asked.head => Some(0),
+                Some(None) => continue,
+                None => std::str::from_utf8(value.as_bytes()).ok().and_then(|v| v.parse().ok()),
+            };
+            let Some(length) = length else { continue };
+            if framing.is_some() {
+                continue;
+            }
+            framing = Some(BodyFraming::Length(length));
+            line(out, b"content-length", value.as_bytes());
+            continue;
+        }
+        if *name == TRANSFER_ENCODING || *name == TRAILER {
+            if !chunkable || (*name == TRANSFER_ENCODING && framing.is_some()) {
+                continue;
+            }
+        }
+        if *name == DATE {
+            dated = true;
+        }
+        if *name == CONNECTION || *name == TRANSFER_ENCODING || *name == TRAILER {
+            // One line of the values joined, as hyper writes these.
+            out.extend_from_slice(name.as_str().as_bytes());
+            out.extend_from_slice(b": ");
+            for (i, value) in headers.get_all(name).iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                out.extend_from_slice(value.as_bytes());
+                if *name == CONNECTION {
+                    for token in value.as_bytes().split(|&b| b == b',') {
+                        closes |= token.trim_ascii().eq_ignore_ascii_case(b"close");
+                        keeps |= token.trim_ascii().eq_ignore_ascii_case(b"keep-alive");
+                    }
+                } else if *name == TRANSFER_ENCODING {
+                    let last = value.as_bytes().rsplit(|&b| b == b',').next().unwrap_or(b"");
+                    last_te = Some(last.trim_ascii().eq_ignore_ascii_case(b"chunked"));
+                }
+            }
+            if *name == TRANSFER_ENCODING {
+                if last_te == Some(false) {
+                    out.extend_from_slice(b", chunked");
+                }
+                framing = Some(BodyFraming::Chunked);
+            }
+            out.extend_from_slice(b"\r\n");
+            continue;
+        }
+        for value in values {
+            line(out, name.as_str().as_bytes(), value.as_bytes());
+        }
+    }
+    let keep_alive = asked.keep_alive && !closes && code != 101;
+    if !keep_alive && !closes && code != 101 {
+        out.extend_from_slice(b"connection: close\r\n");
+    } else if keep_alive && asked.minor == 0 && !keeps {
+        out.extend_from_slice(b"connection: keep-alive\r\n");
+    }
+    let framing = match framing {
+        Some(framing) => framing,
+        None => match known {
+            None if chunkable => {
+                out.extend_from_slice(b"transfer-encoding: chunked\r\n");
+                BodyFraming::Chunked
+            }
+            None if can_body => BodyFraming::Close,
+            None => BodyFraming::Nothing,
+            Some(None | Some(0)) => {
+                if can_body {
+                    out.extend_from_slice(b"content-length: 0\r\n");
+                }
+                BodyFraming::Length(0)
+            }
+            Some(Some(n)) if can_length => {
+                out.extend_from_slice(b"content-length: ");
+                out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+                out.extend_from_slice(b"\r\n");
+                BodyFraming::Length(n)
+            }
+            Some(Some(_)) => BodyFraming::Nothing,
+        },
+    };
+    if dated {
+        out.extend_from_slice(b"\r\n");
+    } else {
+        out.extend_from_slice(b"date: ");
+        out.extend_from_slice(clock.date());
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    *spare = std::mem::take(answer.headers_mut());
+    spare.clear();
+    let framing = match framing {
+        _ if !can_body => BodyFraming::Nothing,
+        BodyFraming::Length(0) => BodyFraming::Nothing,
+        framing => framing,
+    };
+    Written {
+        keep_alive: keep_alive && framing != BodyFraming::Close,
+        framing,
+    }
+}
+
+fn line(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+    out.extend_from_slice(name);
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(value);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// Appends one chunk of a chunked body.
+pub(crate) fn chunk(out: &mut Vec<u8>, data: &[u8]) {
+    if data.is_empty() {
+        return;
+    }
+    let mut size = [0u8; 16];
+    let mut at = size.len();
+    let mut n = data.len();
+    while n > 0 || at == size.len() {
+        at -= 1;
+        size[at] = b"0123456789ABCDEF"[n % 16];
+        n /= 16;
+    }
+    out.extend_from_slice(&size[at..]);
+    out.extend_from_slice(b"\r\n");
+    out.extend_from_slice(data);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// The end of a chunked body.
+pub(crate) const LAST_CHUNK: &[u8] = b"0\r\n\r\n";
+
+/// The `date` written: the clock is read once per batch of requests
+/// ([`Clock::tick`]) and the value formatted once a second.
+pub(crate) struct Clock {
+    read: bool,
+    second: u64,
+    value: [u8; 29],
+}
+
+impl Clock {
+    pub(crate) fn new() -> Clock {
+        Clock {
+            read: false,
+            second: u64::MAX,
+            value: [0; 29],
+        }
+    }
+
+    /// Time has passed: read the clock again before the next `date`.
+    pub(crate) fn tick(&mut self) {
+        self.read = false;
+    }
+
+    fn date(&mut self) -> &[u8] {
+        if !self.read {
+            self.read = true;
+            let now = SystemTime::now();
+            let second = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            if second != self.second {
+                self.second = second;
+                self.value
+                    .copy_from_slice(httpdate::fmt_http_date(now).as_bytes());
+            }
+        }
+        &self.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_sizes_are_upper_case_hex() {
+        let mut out = Vec::new();
+        chunk(&mut out, &[b'a'; 26]);
+        assert_eq!(&out[..4], b"1A\r\n");
+        out.clear();
+        chunk(&mut out, b"");
+        assert!(out.is_empty());
+    }
+}
