@@ -1,18 +1,18 @@
-//! webfw's HTTP/1 parsing against Node 20's (llhttp): every case of a
-//! table of raw byte strings goes, followed by the sentinel [`END`] on the
-//! same connection, once to `tests/oracle/h1_echo.js` (plain
-//! `http.createServer`, Node's defaults, no 'clientError', 'upgrade' or
-//! 'connect' listener, as in an Express app) and once to a webfw app with one
-//! catch-all route. Both answer 200 with what they parsed (method, raw
-//! target, version, headers, body bytes, trailers) as JSON; Node's own
-//! refusals (`400 Bad Request`, `431`, …) and interim `100 Continue`
-//! answers count as answers too. Each server's whole answer stream, read
-//! until it closes (or stays quiet for [`QUIET`]: "still open"), is split
-//! into answers (status and body) and must be the same from both, and end
-//! the same way.
+//! webfw's HTTP/1 parsing against Node 20's (llhttp): every case of a table
+//! of raw byte strings goes, followed by the sentinel [`END`] on the same
+//! connection, once to `tests/oracle/h1_echo.js` (plain `http.createServer`,
+//! Node's defaults, no 'clientError', 'upgrade' or 'connect' listener, as in
+//! an Express app) and once to a webfw app with one catch-all route. Both
+//! answer 200 with what they parsed (method, raw target, version, headers,
+//! body bytes, trailers) as JSON; Node's own refusals (`400 Bad Request`,
+//! `431`, ...) and interim `100 Continue` answers count as answers too. Each
+//! server's whole answer stream, read until it closes (or stays quiet for
+//! [`QUIET`]: "still open"), is split into answers (the status line's version
+//! and code, and the body) and must be the same from both, and end the same
+//! way.
 //!
 //! Headers are compared as each side's folded map (Node's `req.headers`,
-//! webfw's [`Request::headers`], which folds repeated names as Node does),
+//! webfw's `Request::headers`, which folds repeated names as Node does),
 //! sorted by name; trailers as each name's values in order.
 
 use crate::common;
@@ -118,11 +118,11 @@ fn echo_app() -> webfw::App {
     app
 }
 
-/// What one server did with one case: its answers, `status body` each, and
-/// how the connection ended.
+/// What one server did with one case: its answers, `HTTP/1.1 200` and the
+/// body each, and how the connection ended.
 #[derive(Debug, PartialEq)]
 struct Stream {
-    answers: Vec<(u16, Value)>,
+    answers: Vec<(String, Value)>,
     closed: bool,
 }
 
@@ -208,20 +208,22 @@ fn dechunk(data: &[u8]) -> Option<(Vec<u8>, usize)> {
     }
 }
 
-/// Splits an answer stream into `(status, body)`; bytes that are not a
-/// response end the list as `(0, text)`.
-fn answers(mut data: &[u8]) -> Vec<(u16, Value)> {
+/// Splits an answer stream into `(version and status, body)`; bytes that
+/// are not a response end the list as `("junk", text)`.
+fn answers(mut data: &[u8]) -> Vec<(String, Value)> {
     let mut out = Vec::new();
     while !data.is_empty() {
-        let junk = |data: &[u8]| (0, Value::from(latin1(data)));
+        let junk = |data: &[u8]| ("junk".to_owned(), Value::from(latin1(data)));
         let Some(end) = find(data, b"\r\n\r\n") else {
             out.push(junk(data));
             break;
         };
         let head = latin1(&data[..end]);
         let mut lines = head.split("\r\n");
-        let status = lines.next().and_then(|l| l.split(' ').nth(1));
-        let Some(status) = status.and_then(|s| s.parse::<u16>().ok()) else {
+        let mut status_line = lines.next().unwrap_or_default().split(' ');
+        let version = status_line.next().unwrap_or_default().to_owned();
+        let status = status_line.next().and_then(|s| s.parse::<u16>().ok());
+        let Some(status) = status else {
             out.push(junk(data));
             break;
         };
@@ -244,7 +246,7 @@ fn answers(mut data: &[u8]) -> Vec<(u16, Value)> {
         } else {
             (rest.to_vec(), rest.len())
         };
-        out.push((status, body_value(&body)));
+        out.push((format!("{version} {status}"), body_value(&body)));
         data = &rest[used..];
     }
     out
