@@ -474,16 +474,13 @@ async fn fresh_compares_if_modified_since_with_last_modified() {
     assert_eq!(res.text(), "false true");
 }
 
-/// hyper's per-request values reach `req.extensions()`: an upgrade
-/// request carries hyper's `OnUpgrade`, an ordinary one does not.
+/// The server's per-request values reach `req.extensions()`: an upgrade
+/// request carries the handle `res.upgrade` takes, an ordinary one does not.
 #[tokio::test]
-async fn extensions_start_with_what_hyper_attached() {
+async fn extensions_start_with_what_the_server_attached() {
     let mut app = webfw::app();
     app.get("/ext", |req: &mut Request, res: &mut Response| {
-        let upgrade = req
-            .extensions()
-            .get::<hyper::upgrade::OnUpgrade>()
-            .is_some();
+        let upgrade = req.wants_upgrade("websocket");
         res.send(format!("upgrade={upgrade}"))
     });
     let srv = TestServer::start(app).await;

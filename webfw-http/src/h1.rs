@@ -130,6 +130,10 @@ pub struct RequestHead {
     pub minor: u8,
     /// How the body is delimited.
     pub framing: Framing,
+    /// How the body is delimited when nothing takes the upgrade: Node's
+    /// server without an `'upgrade'` listener (an Express app's) reads an
+    /// upgrade request's body as any other's; only CONNECT has none.
+    pub body: Framing,
     /// llhttp's `should_keep_alive`: HTTP/1.1 without `Connection: close`,
     /// or any other version with `Connection: keep-alive`.
     pub keep_alive: bool,

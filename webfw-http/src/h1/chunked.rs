@@ -100,6 +100,12 @@ impl ChunkedDecoder {
         should_keep_alive(self.major, self.minor, self.trailers.flags)
     }
 
+    /// Whether the decoder is in the trailer section: what the next calls
+    /// consume, to the end, is its lines and the empty line ending it.
+    pub fn in_trailers(&self) -> bool {
+        self.st == St::Trailers
+    }
+
     /// Whether the body and its trailers have ended.
     pub fn is_done(&self) -> bool {
         self.st == St::Done
@@ -175,11 +181,17 @@ impl ChunkedDecoder {
                     // on_chunk_header: Node resets both its counters.
                     self.ext = 0;
                     self.trailers.size = 0;
-                    self.st = if self.size == 0 {
-                        St::Trailers
-                    } else {
-                        St::Data
-                    };
+                    if self.size == 0 {
+                        // The trailer section starts with the next call:
+                        // a caller keeping trailers takes what it consumes.
+                        self.st = St::Trailers;
+                        return Ok(Decoded {
+                            consumed: pos + 1,
+                            data: pos + 1..pos + 1,
+                            done: false,
+                        });
+                    }
+                    self.st = St::Data;
                 }
                 St::Data => {
                     let n =

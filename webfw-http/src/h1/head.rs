@@ -345,7 +345,7 @@ pub fn parse_head(
     };
     // Node's server answers on_headers_complete with 2 (upgrade, no body)
     // for an upgrade it hands off: the bytes after the head are not a body.
-    let framing = if upgrade {
+    let body = if method == b"CONNECT" {
         Framing::None
     } else if flags & F_CHUNKED != 0 {
         Framing::Chunked
@@ -357,6 +357,7 @@ pub fn parse_head(
     } else {
         Framing::None
     };
+    let framing = if upgrade { Framing::None } else { body };
     let expect = if (parts.major, parts.minor) == (1, 1) {
         expect(buf, headers)
     } else {
@@ -369,6 +370,7 @@ pub fn parse_head(
         major: parts.major,
         minor: parts.minor,
         framing,
+        body,
         keep_alive: should_keep_alive(parts.major, parts.minor, flags),
         upgrade,
         expect,

@@ -341,6 +341,9 @@ fn trailers() {
     let buf = [CHUNKED, b"0\r\nConnection: close\r\n\r\n"].concat();
     let h = ok(&buf);
     let mut d = ChunkedDecoder::for_head(&h);
-    assert!(d.decode(&buf[h.len..]).unwrap().done);
+    // The last-chunk line is one call, the trailer section the next.
+    let last = d.decode(&buf[h.len..]).unwrap();
+    assert_eq!((last.consumed, last.done, d.in_trailers()), (3, false, true));
+    assert!(d.decode(&buf[h.len + 3..]).unwrap().done);
     assert!(!d.keep_alive() && d.trailer_size() == 15);
 }

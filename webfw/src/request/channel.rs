@@ -15,6 +15,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
+use http_body::Frame;
 
 /// The most body bytes that wait in the channel before the connection stops
 /// reading.
@@ -48,6 +49,8 @@ pub(crate) enum Broken {
 #[derive(Default)]
 struct State {
     chunks: VecDeque<Bytes>,
+    /// A chunked body's trailers, given after its last chunk.
+    trailers: Option<http::HeaderMap>,
     waiting: usize,
     ended: bool,
     broken: Option<Broken>,
@@ -94,6 +97,14 @@ impl BodyChannel {
         }
     }
 
+    /// A chunked body's trailers (none when the map is empty), read after
+    /// its data.
+    pub(crate) fn trailers(&self, map: http::HeaderMap) {
+        if !map.is_empty() {
+            self.lock().trailers = Some(map);
+        }
+    }
+
     /// The body's last byte has been pushed.
     pub(crate) fn finish(&self) {
         self.end(None);
@@ -113,8 +124,8 @@ impl BodyChannel {
         }
     }
 
-    /// The reader's next chunk; `None` at the end.
-    pub(crate) fn poll_next(&self, cx: &Context<'_>) -> Poll<Option<io::Result<Bytes>>> {
+    /// The reader's next frame: data, then trailers if any; `None` at the end.
+    pub(crate) fn poll_next(&self, cx: &Context<'_>) -> Poll<Option<io::Result<Frame<Bytes>>>> {
         let mut state = self.lock();
         if let Some(chunk) = state.chunks.pop_front() {
             let was_full = state.waiting >= WINDOW;
@@ -125,11 +136,14 @@ impl BodyChannel {
             {
                 conn.wake();
             }
-            return Poll::Ready(Some(Ok(chunk)));
+            return Poll::Ready(Some(Ok(Frame::data(chunk))));
         }
         if !state.ended {
             state.reader = Some(cx.waker().clone());
             return Poll::Pending;
+        }
+        if let Some(trailers) = state.trailers.take() {
+            return Poll::Ready(Some(Ok(Frame::trailers(trailers))));
         }
         Poll::Ready(state.broken.take().map(|why| {
             Err(match why {
@@ -142,7 +156,7 @@ impl BodyChannel {
     /// Whether the reader has seen (or will see next) the end.
     pub(crate) fn is_end_stream(&self) -> bool {
         let state = self.lock();
-        state.ended && state.chunks.is_empty() && state.broken.is_none()
+        state.ended && state.chunks.is_empty() && state.broken.is_none() && state.trailers.is_none()
     }
 
     /// The reader is dropped: what waits is freed, and the connection reads
@@ -174,9 +188,10 @@ mod tests {
         assert_eq!(channel.want(&cx()), Want::Data);
         channel.push(Bytes::from_static(b"ab"));
         assert_eq!(channel.want(&cx()), Want::Full);
-        assert!(
-            matches!(channel.poll_next(&cx()), Poll::Ready(Some(Ok(b))) if b.len() == WINDOW - CHUNK_COST - 1)
-        );
+        assert!(matches!(
+            channel.poll_next(&cx()),
+            Poll::Ready(Some(Ok(b))) if b.data_ref().is_some_and(|b| b.len() == WINDOW - CHUNK_COST - 1)
+        ));
         assert_eq!(channel.want(&cx()), Want::Data);
     }
 
@@ -187,7 +202,10 @@ mod tests {
         channel.push(Bytes::from_static(b"hi"));
         channel.finish();
         assert!(!channel.is_end_stream());
-        assert!(matches!(channel.poll_next(&cx()), Poll::Ready(Some(Ok(b))) if b == "hi"));
+        assert!(matches!(
+            channel.poll_next(&cx()),
+            Poll::Ready(Some(Ok(b))) if b.data_ref().is_some_and(|b| b == "hi")
+        ));
         assert!(channel.is_end_stream());
         assert!(matches!(channel.poll_next(&cx()), Poll::Ready(None)));
 

@@ -120,7 +120,7 @@ impl http_body::Body for IncomingBody {
         let body = match &mut this.body {
             Source::Hyper(body) => body,
             Source::Channel { channel, .. } => {
-                return channel.poll_next(cx).map(|next| next.map(|r| r.map(Frame::data)));
+                return channel.poll_next(cx);
             }
             Source::Read(bytes) => return Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
         };

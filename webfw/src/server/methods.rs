@@ -1,56 +1,9 @@
-//! The request methods and `Expect` values Node's HTTP/1 parser accepts.
-
-/// Node's method list beyond the nine standard ones (`http.METHODS`), upper
-/// case: the parser answers 400 to any other token, lower case included.
-const NODE_EXTRA: [&str; 26] = [
-    "ACL",
-    "BIND",
-    "CHECKOUT",
-    "COPY",
-    "LINK",
-    "LOCK",
-    "M-SEARCH",
-    "MERGE",
-    "MKACTIVITY",
-    "MKCALENDAR",
-    "MKCOL",
-    "MOVE",
-    "NOTIFY",
-    "PROPFIND",
-    "PROPPATCH",
-    "PURGE",
-    "QUERY",
-    "REBIND",
-    "REPORT",
-    "SEARCH",
-    "SOURCE",
-    "SUBSCRIBE",
-    "UNBIND",
-    "UNLINK",
-    "UNLOCK",
-    "UNSUBSCRIBE",
-];
-
-/// Whether Node's parser accepts `method` (then routes see exactly it).
-#[inline]
-pub(super) fn node_accepts(method: &http::Method) -> bool {
-    match *method {
-        http::Method::GET
-        | http::Method::POST
-        | http::Method::PUT
-        | http::Method::DELETE
-        | http::Method::HEAD
-        | http::Method::OPTIONS
-        | http::Method::PATCH
-        | http::Method::TRACE
-        | http::Method::CONNECT => true,
-        _ => NODE_EXTRA.contains(&method.as_str()),
-    }
-}
+//! The `Expect` values Node's server meets (its parser, `webfw_http::h1`,
+//! decides which methods it takes).
 
 /// Whether the `Expect` headers ask for `100-continue` (as a whole word,
-/// any case, as Node tests them), which hyper meets; any other expectation
-/// gets Node's 417.
+/// any case, as Node tests them), which the server meets; any other
+/// expectation gets Node's 417.
 pub(super) fn expects_only_continue(headers: &http::HeaderMap) -> bool {
     let mut values = headers.get_all(http::header::EXPECT).iter();
     // Node joins repeated headers with ", " and tests the whole.
@@ -70,18 +23,6 @@ fn has_continue_word(v: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn node_s_methods_are_accepted_in_upper_case_only() {
-        for m in ["GET", "POST", "M-SEARCH", "QUERY", "PURGE", "UNSUBSCRIBE"] {
-            let method = http::Method::from_bytes(m.as_bytes()).unwrap();
-            assert!(node_accepts(&method), "{m}");
-        }
-        for m in ["post", "Get", "FOO", "PRI", "m-search"] {
-            let method = http::Method::from_bytes(m.as_bytes()).unwrap();
-            assert!(!node_accepts(&method), "{m}");
-        }
-    }
 
     #[test]
     fn continue_is_found_as_a_word_in_any_case() {

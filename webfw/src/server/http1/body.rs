@@ -5,13 +5,19 @@
 use std::sync::Arc;
 use std::task::Context;
 
-use super::chunked::Decoder;
+use webfw_http::h1::{ChunkedDecoder, RequestHead};
+
 use super::io::ReadBuffer;
 use crate::request::channel::{BodyChannel, Broken, Want};
 
 enum Framing {
     Length { left: u64 },
-    Chunked(Decoder),
+    Chunked {
+        decoder: ChunkedDecoder,
+        /// The trailer section's bytes as they come (the decoder holds them
+        /// to Node's 16 KiB count).
+        trailers: Vec<u8>,
+    },
 }
 
 /// What [`Incoming::feed`] left the body at.
@@ -24,8 +30,8 @@ pub(crate) enum Fed {
     /// The app has a window of it waiting: the connection reads no more
     /// until the app takes some (the task is woken then).
     Full,
-    /// Its framing is malformed.
-    Malformed,
+    /// Its framing is malformed: Node answers this status.
+    Malformed(u16),
 }
 
 /// The body of the request in flight.
@@ -43,11 +49,14 @@ impl Incoming {
         }
     }
 
-    /// A chunked body.
-    pub(crate) fn chunked(channel: Arc<BodyChannel>) -> Incoming {
+    /// The chunked body of `head`.
+    pub(crate) fn chunked(channel: Arc<BodyChannel>, head: &RequestHead) -> Incoming {
         Incoming {
             channel,
-            framing: Framing::Chunked(Decoder::new()),
+            framing: Framing::Chunked {
+                decoder: ChunkedDecoder::for_head(head),
+                trailers: Vec::new(),
+            },
         }
     }
 
@@ -74,11 +83,18 @@ impl Incoming {
                     }
                     return Fed::More;
                 }
-                Framing::Chunked(decoder) => {
-                    let Ok(decoded) = decoder.decode(buf.filled()) else {
-                        self.channel.break_off(Broken::Invalid);
-                        return Fed::Malformed;
+                Framing::Chunked { decoder, trailers } => {
+                    let in_trailers = decoder.in_trailers();
+                    let decoded = match decoder.decode(buf.filled()) {
+                        Ok(decoded) => decoded,
+                        Err(refused) => {
+                            self.channel.break_off(Broken::Invalid);
+                            return Fed::Malformed(refused.status);
+                        }
                     };
+                    if in_trailers && keep {
+                        trailers.extend_from_slice(&buf.filled()[..decoded.consumed]);
+                    }
                     if decoded.data.is_empty() || !keep {
                         buf.skip(decoded.consumed);
                     } else {
@@ -86,6 +102,7 @@ impl Incoming {
                         self.channel.push(bytes.slice(decoded.data));
                     }
                     if decoded.done {
+                        self.channel.trailers(header_lines(trailers));
                         self.channel.finish();
                         return Fed::Done;
                     }
@@ -101,4 +118,24 @@ impl Incoming {
     pub(crate) fn aborted(&self) {
         self.channel.break_off(Broken::Aborted);
     }
+}
+
+/// The header map of a trailer section the decoder accepted (its lines,
+/// then the empty line); empty when there were none.
+fn header_lines(section: &[u8]) -> http::HeaderMap {
+    let mut map = http::HeaderMap::new();
+    for line in section.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let (name, value) = (&line[..colon], line[colon + 1..].trim_ascii());
+        if let (Ok(name), Ok(value)) = (
+            http::HeaderName::from_bytes(name),
+            http::HeaderValue::from_bytes(value),
+        ) {
+            map.append(name, value);
+        }
+    }
+    map
 }

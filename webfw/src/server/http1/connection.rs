@@ -12,8 +12,10 @@ use std::task::{Context, Poll, ready};
 use http_body::Body as _;
 use tokio::io::{AsyncRead, AsyncWrite};
 
+use webfw_http::h1::{Expect, Framing, RequestHead};
+
 use super::body::{Fed, Incoming};
-use super::head::{self, Framing};
+use super::head;
 use super::io::{ReadBuffer, Stream, flush, node_bare, poll_flush, shutdown, write_all};
 use super::write::{self, Asked, BodyFraming, Clock, LAST_CHUNK};
 use crate::request::channel::BodyChannel;
@@ -38,8 +40,8 @@ enum BodyEnd {
     /// Read to its end (or there was none).
     Done,
     /// The client stopped sending mid-body, or framed it wrong: Node
-    /// answers 400 and closes.
-    Broken,
+    /// answers this status and closes.
+    Broken(u16),
 }
 
 /// The connection: its stream, buffers and requests.
@@ -71,17 +73,40 @@ where
         let mut out: Vec<u8> = Vec::new();
         let mut spare = http::HeaderMap::new();
         let mut clock = Clock::new();
+        // The next head, when the last request looked ahead and found it.
+        let mut ahead: Option<RequestHead> = None;
+        let mut ahead_spans = Vec::new();
+        // The read the last answer was made in: Node parses a whole read
+        // before its answers leave (see `doomed`).
+        let mut answered_in = None;
         loop {
-            // The next whole head.
+            let mut closing_after = false;
+            // The next whole head. The parser starts from the head's first
+            // byte each time: it runs again only once the bytes come to an
+            // empty line or grew by an eighth, so a head dripped a byte at a
+            // time costs a bounded multiple of its length.
+            let mut scanned = 0;
             let parsed = loop {
                 if stop() {
                     let _ = flush(&mut io, &mut out).await;
                     return;
                 }
-                match head::parse(buf.filled(), &mut spans) {
-                    Ok(Some(parsed)) => break parsed,
-                    Ok(None) => {}
-                    Err(refused) => return refuse(io, out, refused.status).await,
+                if let Some(parsed) = ahead.take() {
+                    std::mem::swap(&mut spans, &mut ahead_spans);
+                    break parsed;
+                }
+                if worth_parsing(buf.filled(), scanned) {
+                    scanned = buf.filled().len();
+                    match webfw_http::h1::parse_head(buf.filled(), &mut spans) {
+                        Ok(Some(parsed)) => break parsed,
+                        Ok(None) => {}
+                        Err(_) if answered_in == Some(buf.burst()) => {
+                            // Node refuses while an answer of the same read
+                            // is still on its way: it closes without one.
+                            return close(io, out).await;
+                        }
+                        Err(refused) => return refuse(io, out, refused.status).await,
+                    }
                 }
                 if flush(&mut io, &mut out).await.is_err() {
                     return;
@@ -98,10 +123,7 @@ where
                     Some(Err(_)) | None => return,
                 }
             };
-            if parsed.minor == 1 && !parsed.has_host {
-                return refuse(io, out, 400).await;
-            }
-            if parsed.connect {
+            if parsed.method(buf.filled()) == b"CONNECT" {
                 // Express listens for no 'connect': Node destroys the socket.
                 let _ = flush(&mut io, &mut out).await;
                 return;
@@ -113,12 +135,18 @@ where
                 return refuse(io, out, 400).await;
             };
             drop(bytes);
+            // Node's server refuses an HTTP/1.1 request without Host.
+            if parts.version == http::Version::HTTP_11
+                && !parts.headers.contains_key(http::header::HOST)
+            {
+                return refuse(io, out, 400).await;
+            }
             let asked = Asked {
                 head: parts.method == http::Method::HEAD,
-                minor: parsed.minor,
+                http11: parts.version == http::Version::HTTP_11,
                 keep_alive: parsed.keep_alive,
             };
-            let (body, mut incoming) = match parsed.framing {
+            let (body, mut incoming) = match parsed.body {
                 Framing::None => (RawBody::Empty, None),
                 Framing::Length(n) if n <= WHOLE_LIMIT && n as usize <= buf.filled().len() => (
                     RawBody::Incoming(IncomingBody::read(buf.take(n as usize))),
@@ -132,10 +160,29 @@ where
                 Framing::Chunked => {
                     let channel = Arc::new(BodyChannel::default());
                     let body = IncomingBody::channel(channel.clone(), None);
-                    (RawBody::Incoming(body), Some(Incoming::chunked(channel)))
+                    let incoming = Incoming::chunked(channel, &parsed);
+                    (RawBody::Incoming(body), Some(incoming))
                 }
             };
-            if parsed.expect_continue {
+            if incoming.is_none()
+                && let Some(refused) = doomed(buf.filled(), &parsed, &mut ahead, &mut ahead_spans)
+            {
+                // Node parses the whole read before its answers leave, and
+                // closes at what it refuses: this answer is lost if it is
+                // not the read's first or waits for a body (as a body
+                // parser's does), and the refusal is written only if no
+                // answer is on its way.
+                let first = answered_in != Some(buf.burst());
+                if first && parsed.body == Framing::None {
+                    ahead = None;
+                    closing_after = true;
+                } else if first {
+                    return refuse(io, out, refused).await;
+                } else {
+                    return close(io, out).await;
+                }
+            }
+            if parsed.expect == Expect::Continue {
                 // Node answers the expectation as soon as the head is in.
                 out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
                 if flush(&mut io, &mut out).await.is_err() {
@@ -163,24 +210,27 @@ where
                 if !flushed {
                     match poll_flush(cx, &mut io, &mut out) {
                         Poll::Ready(Ok(())) => flushed = true,
-                        Poll::Ready(Err(_)) => return Poll::Ready(Err(BodyEnd::Broken)),
+                        Poll::Ready(Err(_)) => return Poll::Ready(Err(None)),
                         Poll::Pending => {}
                     }
                 }
                 match feed(cx, &mut incoming, &mut buf, &mut io, &activity) {
-                    Poll::Ready(BodyEnd::Broken) => Poll::Ready(Err(BodyEnd::Broken)),
+                    Poll::Ready(BodyEnd::Broken(status)) => Poll::Ready(Err(Some(status))),
                     _ => Poll::Pending,
                 }
             })
             .await;
             drop(dispatch);
-            let Ok(mut answer) = answer else {
-                return refuse(io, out, 400).await;
+            let mut answer = match answer {
+                Ok(answer) => answer,
+                Err(Some(status)) => return refuse(io, out, status).await,
+                Err(None) => return,
             };
             let asked = Asked {
-                keep_alive: asked.keep_alive && !stop(),
+                keep_alive: asked.keep_alive && !stop() && !closing_after,
                 ..asked
             };
+            answered_in = Some(buf.burst());
             let switched = answer.status() == http::StatusCode::SWITCHING_PROTOCOLS;
             let written = write::head(&mut out, &mut answer, asked, &mut clock, &mut spare);
             let whole = send_body(
@@ -197,10 +247,14 @@ where
             // dropped and with it the app's end of its body.
             drop(answer);
             let Ok(whole) = whole else { return };
-            // What the app left of its body is read and thrown away.
+            // What the app left of its body is read and thrown away, once
+            // its answer is out.
             if incoming.is_some() {
+                if flush(&mut io, &mut out).await.is_err() {
+                    return;
+                }
                 let end = poll_fn(|cx| feed(cx, &mut incoming, &mut buf, &mut io, &activity)).await;
-                if let BodyEnd::Broken = end {
+                if let BodyEnd::Broken(_) = end {
                     let _ = flush(&mut io, &mut out).await;
                     return;
                 }
@@ -253,13 +307,13 @@ fn feed<I: AsyncRead + Unpin>(
                 return Poll::Ready(BodyEnd::Done);
             }
             Fed::Full => return Poll::Pending,
-            Fed::Malformed => return Poll::Ready(BodyEnd::Broken),
+            Fed::Malformed(status) => return Poll::Ready(BodyEnd::Broken(status)),
             Fed::More => {}
         }
         match ready!(buf.poll_read(cx, io)) {
             Ok(0) | Err(_) => {
                 body.aborted();
-                return Poll::Ready(BodyEnd::Broken);
+                return Poll::Ready(BodyEnd::Broken(400));
             }
             Ok(_) => {}
         }
@@ -335,7 +389,7 @@ async fn send_body<I: AsyncRead + AsyncWrite + Unpin>(
                 }
                 Poll::Pending => {
                     // What the app streamed so far goes out before it waits.
-                    if let Poll::Ready(BodyEnd::Broken) = feed(cx, incoming, buf, io, activity) {
+                    if let Poll::Ready(BodyEnd::Broken(_)) = feed(cx, incoming, buf, io, activity) {
                         return Poll::Ready(Err(std::io::ErrorKind::UnexpectedEof.into()));
                     }
                     ready!(poll_flush(cx, io, out))?;
@@ -385,4 +439,47 @@ async fn ignore_rest<I: AsyncRead + AsyncWrite + Unpin>(
             _ => return,
         }
     }
+}
+
+/// Whether the bytes read since the parser last ran (`scanned` of them
+/// then) may change its answer: they end an empty line, or the head grew
+/// by an eighth (a refusal for size or syntax comes then at the latest).
+fn worth_parsing(buf: &[u8], scanned: usize) -> bool {
+    if scanned == 0 || buf.len() >= scanned + scanned / 8 {
+        return true;
+    }
+    let new = &buf[scanned.saturating_sub(3)..];
+    memchr::memmem::find(new, b"\n\r\n").is_some() || memchr::memmem::find(new, b"\n\n").is_some()
+}
+
+/// What Node refuses right behind a request whose body is all in `rest`
+/// (the buffer after it): the status, or `None` when what follows is fine
+/// or not yet whole; a head that follows is kept in `ahead` (its spans in
+/// `spans`), so it is parsed once.
+fn doomed(
+    rest: &[u8],
+    parsed: &RequestHead,
+    ahead: &mut Option<RequestHead>,
+    spans: &mut Vec<webfw_http::h1::HeaderSpan>,
+) -> Option<u16> {
+    if rest.iter().all(|&b| b == b'\r' || b == b'\n') || parsed.upgrade {
+        return None;
+    }
+    if !parsed.keep_alive {
+        // llhttp's HPE_CLOSED_CONNECTION: bytes after a closing request.
+        return Some(400);
+    }
+    match webfw_http::h1::parse_head(rest, spans) {
+        Ok(head) => {
+            *ahead = head;
+            None
+        }
+        Err(refused) => Some(refused.status),
+    }
+}
+
+/// Closes after the answers made, without a word more.
+async fn close<I: AsyncWrite + Unpin>(mut io: Stream<I>, mut out: Vec<u8>) {
+    let _ = flush(&mut io, &mut out).await;
+    let _ = shutdown(&mut io).await;
 }

@@ -124,6 +124,12 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for Stream<I> {
 pub(crate) struct ReadBuffer {
     bytes: BytesMut,
     filled: usize,
+    /// Bursts of bytes so far: reads that brought bytes after the socket
+    /// had none (Node reads all there is at once, so a burst is one of its
+    /// reads).
+    bursts: u64,
+    /// The socket had nothing at the last read.
+    dry: bool,
 }
 
 impl ReadBuffer {
@@ -131,6 +137,8 @@ impl ReadBuffer {
         ReadBuffer {
             bytes: BytesMut::new(),
             filled: 0,
+            bursts: 0,
+            dry: true,
         }
     }
 
@@ -146,6 +154,11 @@ impl ReadBuffer {
         debug_assert!(len <= self.filled);
         self.filled -= len;
         self.bytes.split_to(len).freeze()
+    }
+
+    /// Which burst of bytes the last read was in (see [`ReadBuffer`]).
+    pub(crate) fn burst(&self) -> u64 {
+        self.bursts
     }
 
     /// Drops the first `len` read bytes.
@@ -171,8 +184,14 @@ impl ReadBuffer {
         let mut buf = ReadBuf::new(&mut self.bytes[self.filled..]);
         let done = Pin::new(&mut *io).poll_read(cx, &mut buf);
         let n = buf.filled().len();
-        if let Poll::Ready(Ok(())) = done {
-            self.filled += n;
+        match done {
+            Poll::Ready(Ok(())) if n > 0 => {
+                self.filled += n;
+                self.bursts += u64::from(self.dry);
+                self.dry = false;
+            }
+            Poll::Pending => self.dry = true,
+            _ => {}
         }
         done.map(|r| r.map(|()| n))
     }

@@ -2,16 +2,18 @@
 //! its close: one parser and one writer per connection, with Node's http
 //! module (llhttp) as the oracle for every framing decision.
 //!
-//! - [`head`]: a request head as Node's parser reads it (refusals, body
-//!   framing, keep-alive, upgrade), and the request parts made of it.
-//! - [`chunked`] and [`body`]: a request body decoded as it arrives and fed
-//!   to the app through a bounded channel, or dumped when the app drops it.
+//! - `webfw_http::h1`: the pure parser, a port of llhttp's grammar: a
+//!   request head as Node reads it (refusals, body framing, keep-alive,
+//!   upgrade) and the chunked coding, with its differential test against
+//!   Node and its fuzz target.
+//! - [`head`]: the request parts made of a head.
+//! - [`body`]: a request body decoded as it arrives and fed to the app
+//!   through a bounded channel, or dumped when the app drops it.
 //! - [`write`]: a response head and its body's framing.
 //! - [`connection`]: the loop that ties them together.
 //! - [`io`]: the stream, the read buffer and the writes.
 
 mod body;
-mod chunked;
 mod connection;
 mod head;
 pub(crate) mod io;

@@ -30,7 +30,8 @@ pub(crate) enum BodyFraming {
 #[derive(Clone, Copy)]
 pub(crate) struct Asked {
     pub(crate) head: bool,
-    pub(crate) minor: u8,
+    /// HTTP/1.1: chunked bodies can be sent.
+    pub(crate) http11: bool,
     /// The request and the server both keep the connection open.
     pub(crate) keep_alive: bool,
 }
@@ -58,7 +59,7 @@ pub(crate) fn head(
     let no_content = matches!(code, 204 | 304);
     let can_length = !informational && !no_content;
     let can_body = can_length && !asked.head;
-    let chunkable = can_body && asked.minor == 1;
+    let chunkable = can_body && asked.http11;
     // The body's length as its size hint tells it: none, known, unknown.
     let body = answer.body();
     let known = match body.is_end_stream() {
@@ -141,7 +142,7 @@ pub(crate) fn head(
     let keep_alive = asked.keep_alive && !closes && code != 101;
     if !keep_alive && !closes && code != 101 {
         out.extend_from_slice(b"connection: close\r\n");
-    } else if keep_alive && asked.minor == 0 && !keeps {
+    } else if keep_alive && !asked.http11 && !keeps {
         out.extend_from_slice(b"connection: keep-alive\r\n");
     }
     let framing = match framing {

@@ -1,12 +1,8 @@
-//! The server's own HTTP/1.1 loop (`server/h1`): it answers the usual
-//! request (a GET, or a POST whose body came with its head) in exactly the
-//! bytes hyper writes, and leaves every other request or answer to hyper
-//! without losing, repeating or reordering a byte.
-//!
-//! A request with more header lines than the loop takes is one it leaves to
-//! hyper, which then serves the rest of that connection: every case is asked
-//! once on a new connection (the loop's answer, or its hand-over) and once
-//! after such a request (hyper's answer), and the two must match.
+//! The server's HTTP/1 codec (`server/http1`) keeps nothing of one request
+//! for the next: every case is asked once on a new connection and once
+//! after an earlier request (one of 64 header lines) on a kept connection,
+//! and the two answers must match; a pipelined batch gets the answers of
+//! its requests asked one at a time, in order, whatever their shapes.
 
 use crate::common;
 
@@ -68,9 +64,8 @@ fn app() -> webfw::App {
     app
 }
 
-/// A request the loop leaves to hyper, which then keeps the connection: a
-/// head of more lines than the loop takes.
-fn to_hyper() -> Vec<u8> {
+/// A request that comes first on a kept connection: a head of many lines.
+fn earlier() -> Vec<u8> {
     let lines: Vec<_> = (0..64).map(|k| (format!("x-{k}"), "v")).collect();
     let lines: Vec<(&str, &str)> = lines.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     keep_alive_request("GET", "/text", &lines)
@@ -179,8 +174,7 @@ fn cases(etag: &str) -> Vec<(Vec<u8>, bool)> {
     ]
 }
 
-/// A JSON object of about `len` bytes: one the loop takes whole with its
-/// head, or (over 8 KiB) leaves to hyper.
+/// A JSON object of about `len` bytes: within one read, or over it.
 fn big_json(len: usize) -> String {
     format!(r#"{{"pad":"{}"}}"#, "p".repeat(len - 10))
 }
@@ -191,7 +185,7 @@ async fn etag(srv: &TestServer) -> String {
 }
 
 #[tokio::test]
-async fn each_answer_is_the_bytes_hyper_writes() {
+async fn each_answer_is_the_same_first_and_after_an_earlier_request() {
     let srv = TestServer::start(app()).await;
     let etag = etag(&srv).await;
     for (request, head) in cases(&etag) {
@@ -199,20 +193,19 @@ async fn each_answer_is_the_bytes_hyper_writes() {
         own.send(&request).await;
         let own = comparable(&own.read_response(head).await);
 
-        let mut hyper = Conn::open(srv.addr).await;
-        hyper.send(to_hyper()).await;
-        hyper.read_response(false).await;
-        hyper.send(&request).await;
-        let hyper = comparable(&hyper.read_response(head).await);
-        assert_eq!(own, hyper, "{}", String::from_utf8_lossy(&request));
+        let mut kept = Conn::open(srv.addr).await;
+        kept.send(earlier()).await;
+        kept.read_response(false).await;
+        kept.send(&request).await;
+        let kept = comparable(&kept.read_response(head).await);
+        assert_eq!(own, kept, "{}", String::from_utf8_lossy(&request));
     }
 }
 
-/// Every case in one write, after `lead` (answered by the loop) and before
-/// `/text` and `/bye`: whatever the loop answered and wherever it handed
-/// over, the answers are those of the requests one at a time, in order.
+/// Every case in one write, after `lead` and before `/text` and `/bye`:
+/// the answers are those of the requests one at a time, in order.
 #[tokio::test]
-async fn a_batch_handed_over_midway_gets_every_answer_in_order() {
+async fn a_batch_gets_every_answer_in_order() {
     let srv = TestServer::start(app()).await;
     let etag = etag(&srv).await;
     let cases = cases(&etag);
@@ -227,12 +220,12 @@ async fn a_batch_handed_over_midway_gets_every_answer_in_order() {
         batch.push((keep_alive_request("GET", "/bye", &[]), false));
 
         let mut one_at_a_time = Vec::new();
-        let mut hyper = Conn::open(srv.addr).await;
-        hyper.send(to_hyper()).await;
-        hyper.read_response(false).await;
+        let mut kept = Conn::open(srv.addr).await;
+        kept.send(earlier()).await;
+        kept.read_response(false).await;
         for (request, head) in &batch {
-            hyper.send(request).await;
-            one_at_a_time.push(comparable(&hyper.read_response(*head).await));
+            kept.send(request).await;
+            one_at_a_time.push(comparable(&kept.read_response(*head).await));
         }
 
         let mut conn = Conn::open(srv.addr).await;
@@ -252,17 +245,17 @@ async fn a_batch_handed_over_midway_gets_every_answer_in_order() {
     }
 }
 
-/// hyper's answer to `request`, on a connection the loop handed over.
-async fn hyper_answer(srv: &TestServer, request: &[u8]) -> String {
-    let mut hyper = Conn::open(srv.addr).await;
-    hyper.send(to_hyper()).await;
-    hyper.read_response(false).await;
-    hyper.send(request).await;
-    comparable(&hyper.read_response(false).await)
+/// The answer to `request` after an earlier one on a kept connection.
+async fn kept_answer(srv: &TestServer, request: &[u8]) -> String {
+    let mut kept = Conn::open(srv.addr).await;
+    kept.send(earlier()).await;
+    kept.read_response(false).await;
+    kept.send(request).await;
+    comparable(&kept.read_response(false).await)
 }
 
-/// A head that arrives a few bytes at a time, and one longer than the loop
-/// takes (it hands it over unread), get the answers hyper gives.
+/// A head that arrives a few bytes at a time, and a long one, get the
+/// answers they get whole.
 #[tokio::test]
 async fn heads_in_pieces_and_long_heads_get_the_same_answers() {
     let srv = TestServer::start(app()).await;
@@ -274,20 +267,20 @@ async fn heads_in_pieces_and_long_heads_get_the_same_answers() {
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
     let pieces = comparable(&conn.read_response(false).await);
-    assert_eq!(pieces, hyper_answer(&srv, &request).await);
+    assert_eq!(pieces, kept_answer(&srv, &request).await);
 
     let long = "l".repeat(9000);
     let request = keep_alive_request("GET", "/json", &[("X-Long", &long)]);
     let mut conn = Conn::open(srv.addr).await;
     conn.send(&request).await;
     let long = comparable(&conn.read_response(false).await);
-    assert_eq!(long, hyper_answer(&srv, &request).await);
+    assert_eq!(long, kept_answer(&srv, &request).await);
 }
 
-/// A request whose answer the loop leaves to hyper reaches the app once:
-/// hyper parses it again, body and all, but writes the answer already made.
+/// A request with a streamed answer reaches the app once, and the
+/// connection serves the next request after it.
 #[tokio::test]
-async fn a_request_handed_over_with_its_answer_runs_once() {
+async fn a_request_with_a_streamed_answer_runs_once() {
     let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut app = app();
     let counted = calls.clone();
@@ -311,10 +304,7 @@ async fn a_request_handed_over_with_its_answer_runs_once() {
         let mut conn = Conn::open(srv.addr).await;
         conn.send(request).await;
         let res = conn.read_response(false).await;
-        assert!(
-            res.chunked,
-            "a streamed answer, which the loop leaves to hyper"
-        );
+        assert!(res.chunked, "a streamed answer");
         assert_eq!(res.text(), body);
         conn.send(keep_alive_request("GET", "/text", &[])).await;
         assert_eq!(conn.read_response(false).await.text(), "Hello, World!");
@@ -345,11 +335,11 @@ fn holding() -> (webfw::App, mpsc::UnboundedReceiver<()>, Arc<Semaphore>) {
     (app, started_rx, release)
 }
 
-/// A graceful shutdown with a request in flight: the loop answers it as
-/// hyper does (`connection: close`), then closes; a connection with nothing
-/// in flight closes at once.
+/// A graceful shutdown with requests in flight: each is answered with
+/// `connection: close`, then its connection closes; a connection with
+/// nothing in flight closes at once.
 #[tokio::test]
-async fn a_shutdown_closes_after_the_answer_in_flight_as_hyper_does() {
+async fn a_shutdown_closes_after_the_answer_in_flight() {
     let (app, mut started, release) = holding();
     let server = app
         .bind(ListenOptions::port(0).host("127.0.0.1"))
@@ -357,14 +347,14 @@ async fn a_shutdown_closes_after_the_answer_in_flight_as_hyper_does() {
         .unwrap();
     let addr = server.local_addr().unwrap();
     let mut own = Conn::open(addr).await;
-    let mut hyper = Conn::open(addr).await;
+    let mut kept = Conn::open(addr).await;
     let mut idle = Conn::open(addr).await;
-    hyper.send(to_hyper()).await;
-    hyper.read_response(false).await;
+    kept.send(earlier()).await;
+    kept.read_response(false).await;
     idle.send(keep_alive_request("GET", "/text", &[])).await;
     idle.read_response(false).await;
     own.send(keep_alive_request("GET", "/hold", &[])).await;
-    hyper.send(keep_alive_request("GET", "/hold", &[])).await;
+    kept.send(keep_alive_request("GET", "/hold", &[])).await;
     for _ in 0..2 {
         guard("both holds to start", started.recv()).await.unwrap();
     }
@@ -373,8 +363,8 @@ async fn a_shutdown_closes_after_the_answer_in_flight_as_hyper_does() {
     assert!(idle.read_to_close().await.is_empty());
     release.add_permits(2);
     let own = own.read_response(false).await;
-    let hyper = hyper.read_response(false).await;
+    let kept = kept.read_response(false).await;
     assert_eq!(own.header("connection"), Some("close"));
-    assert_eq!(comparable(&own), comparable(&hyper));
+    assert_eq!(comparable(&own), comparable(&kept));
     guard("the server to stop", stopped).await.unwrap();
 }

@@ -1,7 +1,6 @@
-//! The read shim that lets targets Node accepts past hyper, over real
-//! connections: a head that arrives alone is left to hyper, and the shim
-//! goes on from the body hyper reports, so a body is never taken for a
-//! request and the next request's target is still let through.
+//! Targets Node accepts and `http::Uri` refuses, after bodies that arrive
+//! apart from their heads: a body is never taken for a request, and the
+//! next request's target reaches the app as the client sent it.
 
 use crate::common;
 
