@@ -349,6 +349,9 @@ pub fn parse_head(
         Framing::None
     } else if flags & F_CHUNKED != 0 {
         Framing::Chunked
+    } else if flags & F_TRANSFER_ENCODING != 0 && upgrade {
+        // llhttp hands an upgrade over before it judges the coding.
+        Framing::None
     } else if flags & F_TRANSFER_ENCODING != 0 {
         // RFC 9112 6.3: a request whose last coding is not chunked.
         return Err(err("HPE_INVALID_TRANSFER_ENCODING"));
