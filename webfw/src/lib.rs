@@ -115,11 +115,6 @@ pub use serve_favicon::favicon;
 #[cfg(feature = "tls")]
 pub use server::TlsConfig;
 pub use server::dispatch::ResponseBody;
-/// The read shim's scanner for the fuzz target; cargo-fuzz builds with
-/// `--cfg fuzzing`, and only then is it here.
-#[cfg(fuzzing)]
-#[doc(hidden)]
-pub use server::fuzz_rewrite as __fuzz_sanitize;
 pub use server::{ListenOptions, MAX_HEAD_SIZE, Server, ShutdownHandle};
 #[cfg(feature = "session")]
 pub use session::session;

@@ -20,11 +20,11 @@ use crate::app_ref::AppRef;
 use crate::inline_option::InlineOption;
 
 mod accepts;
+pub(crate) mod channel;
 #[cfg(feature = "cookie-session")]
 mod cookie_session;
 #[cfg(feature = "cookie-parser")]
 mod cookies;
-pub(crate) mod channel;
 mod incoming;
 #[cfg(feature = "multer")]
 mod multer;

@@ -343,7 +343,10 @@ fn trailers() {
     let mut d = ChunkedDecoder::for_head(&h);
     // The last-chunk line is one call, the trailer section the next.
     let last = d.decode(&buf[h.len..]).unwrap();
-    assert_eq!((last.consumed, last.done, d.in_trailers()), (3, false, true));
+    assert_eq!(
+        (last.consumed, last.done, d.in_trailers()),
+        (3, false, true)
+    );
     assert!(d.decode(&buf[h.len + 3..]).unwrap().done);
     assert!(!d.keep_alive() && d.trailer_size() == 15);
 }

@@ -148,7 +148,9 @@ impl BodyChannel {
         Poll::Ready(state.broken.take().map(|why| {
             Err(match why {
                 Broken::Aborted => io::Error::new(io::ErrorKind::UnexpectedEof, "request aborted"),
-                Broken::Invalid => io::Error::new(io::ErrorKind::InvalidData, "invalid chunked body"),
+                Broken::Invalid => {
+                    io::Error::new(io::ErrorKind::InvalidData, "invalid chunked body")
+                }
             })
         }))
     }

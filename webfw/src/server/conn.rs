@@ -93,7 +93,8 @@ impl Conn {
                 _ => return,
             }
         };
-        let requests = |memory| Requests::new(self.app, self.peer, secure, self.activity.clone(), memory);
+        let requests =
+            |memory| Requests::new(self.app, self.peer, secure, self.activity.clone(), memory);
         if h2 {
             #[cfg(feature = "http2")]
             {

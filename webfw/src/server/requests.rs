@@ -156,11 +156,12 @@ impl hyper::service::Service<http::Request<Incoming>> for Requests {
 /// How many header lines of a request Node puts in `req.headers`
 /// (`maxHeadersCount`, 2000 names and values): the rest are dropped, not
 /// refused.
-const NODE_MAX_HEADERS: usize = 1000;
+pub(super) const NODE_MAX_HEADERS: usize = 1000;
 
-/// Keeps the first [`NODE_MAX_HEADERS`] header lines, as Node does. hyper's
-/// map groups the lines of one name, so a name repeated after others keeps
-/// its later lines ahead of theirs.
+/// Keeps the first [`NODE_MAX_HEADERS`] header lines of an HTTP/2 request
+/// (the HTTP/1 codec keeps exactly the first lines). The map groups the
+/// lines of one name, so a name repeated after others keeps its later
+/// lines ahead of theirs.
 #[cold]
 fn keep_first_headers(headers: &mut http::HeaderMap) {
     let mut kept = http::HeaderMap::with_capacity(NODE_MAX_HEADERS);

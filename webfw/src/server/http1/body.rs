@@ -11,7 +11,9 @@ use super::io::ReadBuffer;
 use crate::request::channel::{BodyChannel, Broken, Want};
 
 enum Framing {
-    Length { left: u64 },
+    Length {
+        left: u64,
+    },
     Chunked {
         decoder: ChunkedDecoder,
         /// The trailer section's bytes as they come (the decoder holds them

@@ -277,10 +277,10 @@ where
                 let _ = shutdown(&mut io).await;
                 return;
             }
-            if !pipeline_flush || out.len() >= MAX_HELD {
-                if flush(&mut io, &mut out).await.is_err() {
-                    return;
-                }
+            if (!pipeline_flush || out.len() >= MAX_HELD)
+                && flush(&mut io, &mut out).await.is_err()
+            {
+                return;
             }
         }
     }
@@ -365,7 +365,9 @@ async fn send_body<I: AsyncRead + AsyncWrite + Unpin>(
             }
             match Pin::new(answer.body_mut()).poll_frame(cx) {
                 Poll::Ready(Some(Ok(frame))) => {
-                    let Ok(data) = frame.into_data() else { continue };
+                    let Ok(data) = frame.into_data() else {
+                        continue;
+                    };
                     match framing {
                         BodyFraming::Nothing => {}
                         BodyFraming::Chunked => write::chunk(out, &data),

@@ -11,10 +11,15 @@
 use bytes::Bytes;
 use webfw_http::h1::{HeaderSpan, RequestHead};
 
+use crate::server::requests::NODE_MAX_HEADERS;
+
 /// The bytes of a target `http::Uri` refuses and Node takes: they are
 /// percent-encoded in the `Uri`, and the target as received is kept.
 fn needs_escape(b: u8) -> bool {
-    matches!(b, b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}')
+    matches!(
+        b,
+        b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+    )
 }
 
 /// The request's parts of `head` (the head's bytes, split off the buffer),
@@ -37,6 +42,8 @@ pub(crate) fn parts(
     } else {
         (http::Uri::from_maybe_shared(target).ok()?, None)
     };
+    // Node puts the first 1,000 lines in `req.headers` and drops the rest.
+    let spans = &spans[..spans.len().min(NODE_MAX_HEADERS)];
     headers.reserve(spans.len());
     for span in spans {
         let name = http::HeaderName::from_bytes(span.name(head));
@@ -83,7 +90,9 @@ mod tests {
     fn parts_of(request: &'static [u8]) -> (http::request::Parts, Option<String>) {
         let bytes = Bytes::from_static(request);
         let mut spans = Vec::new();
-        let head = webfw_http::h1::parse_head(&bytes, &mut spans).unwrap().unwrap();
+        let head = webfw_http::h1::parse_head(&bytes, &mut spans)
+            .unwrap()
+            .unwrap();
         parts(&head, &bytes, &spans, http::HeaderMap::new()).unwrap()
     }
 
@@ -104,7 +113,9 @@ mod tests {
     fn methods_http_takes_that_node_does_not_are_refused() {
         let bytes = Bytes::from_static(b"PROPFIND / HTTP/1.1\r\nHost: a\r\n\r\n");
         let mut spans = Vec::new();
-        let head = webfw_http::h1::parse_head(&bytes, &mut spans).unwrap().unwrap();
+        let head = webfw_http::h1::parse_head(&bytes, &mut spans)
+            .unwrap()
+            .unwrap();
         let (parts, _) = parts(&head, &bytes, &spans, http::HeaderMap::new()).unwrap();
         assert_eq!(parts.method.as_str(), "PROPFIND");
     }

@@ -89,7 +89,9 @@ pub(crate) fn head(
                 Some(Some(n)) => Some(n),
                 Some(None) if asked.head => Some(0),
                 Some(None) => continue,
-                None => std::str::from_utf8(value.as_bytes()).ok().and_then(|v| v.parse().ok()),
+                None => std::str::from_utf8(value.as_bytes())
+                    .ok()
+                    .and_then(|v| v.parse().ok()),
             };
             let Some(length) = length else { continue };
             if framing.is_some() {
@@ -99,10 +101,10 @@ pub(crate) fn head(
             line(out, b"content-length", value.as_bytes());
             continue;
         }
-        if *name == TRANSFER_ENCODING || *name == TRAILER {
-            if !chunkable || (*name == TRANSFER_ENCODING && framing.is_some()) {
-                continue;
-            }
+        if (*name == TRANSFER_ENCODING || *name == TRAILER)
+            && (!chunkable || (*name == TRANSFER_ENCODING && framing.is_some()))
+        {
+            continue;
         }
         if *name == DATE {
             dated = true;
@@ -122,7 +124,11 @@ pub(crate) fn head(
                         keeps |= token.trim_ascii().eq_ignore_ascii_case(b"keep-alive");
                     }
                 } else if *name == TRANSFER_ENCODING {
-                    let last = value.as_bytes().rsplit(|&b| b == b',').next().unwrap_or(b"");
+                    let last = value
+                        .as_bytes()
+                        .rsplit(|&b| b == b',')
+                        .next()
+                        .unwrap_or(b"");
                     last_te = Some(last.trim_ascii().eq_ignore_ascii_case(b"chunked"));
                 }
             }
