@@ -125,6 +125,57 @@ impl Fields {
         Ok(())
     }
 
+    /// The value of a plain header line, whole in `rest` (what follows its
+    /// colon, at `at` in the head) with its line end and the next line's
+    /// first byte: read at once, its span pushed, the state at the next
+    /// line; the bytes used, or `None` (nothing done) for any other shape,
+    /// which the states then read byte by byte.
+    fn plain_value(
+        &mut self,
+        rest: &[u8],
+        at: usize,
+        out: &mut Option<&mut Vec<HeaderSpan>>,
+    ) -> Result<Option<usize>, HeadError> {
+        let start = rest.iter().position(|&c| c != b' ' && c != b'\t');
+        let Some(start) = start else { return Ok(None) };
+        let len = rest[start..].iter().position(|&c| !VALUE[c as usize]);
+        let Some(len @ 1..) = len else {
+            return Ok(None);
+        };
+        let end = start + len;
+        match rest.get(end..end + 3) {
+            Some([b'\r', b'\n', next]) if *next != b' ' && *next != b'\t' => {}
+            _ => return Ok(None),
+        }
+        self.size += len;
+        if self.size >= MAX_HEADER_SIZE {
+            return Err(err("HPE_HEADER_OVERFLOW"));
+        }
+        let value = &rest[start..end];
+        let trimmed = value
+            .iter()
+            .rposition(|&c| c != b' ' && c != b'\t')
+            .map_or(0, |i| i + 1);
+        if let Some(out) = out.as_deref_mut() {
+            out.push(span(self.name, (at + start, trimmed)));
+        }
+        self.st = St::FieldStart;
+        Ok(Some(end + 2))
+    }
+
+    /// A name ended at its colon, its kind in `hs`.
+    fn name_done(&mut self) -> Result<(), HeadError> {
+        // llhttp 9 refuses Content-Length with Transfer-Encoding.
+        if self.hs == Hs::TransferEncoding && self.flags & F_CONTENT_LENGTH != 0 {
+            return Err(err("HPE_INVALID_TRANSFER_ENCODING"));
+        }
+        if self.hs == Hs::ContentLength && self.flags & F_TRANSFER_ENCODING != 0 {
+            return Err(err("HPE_INVALID_CONTENT_LENGTH"));
+        }
+        self.st = St::DiscardWs;
+        Ok(())
+    }
+
     /// llhttp's `setHeaderFlags`, at a comma of Connection and a line's end.
     fn set_header_flags(&mut self) {
         match self.hs {
@@ -174,6 +225,37 @@ impl Fields {
                     }
                 },
                 St::Field { cand, len } => {
+                    // The usual name, whole in `buf` up to its colon, is
+                    // read at once; the same decisions as byte by byte.
+                    let name = &buf[*pos..];
+                    let n = match len {
+                        0 => name.iter().position(|&c| !TOKEN[c as usize]),
+                        _ => None,
+                    };
+                    if let Some(n @ 1..) = n
+                        && name[n] == b':'
+                    {
+                        self.size += n;
+                        if self.size >= MAX_HEADER_SIZE {
+                            return Err(err("HPE_HEADER_OVERFLOW"));
+                        }
+                        let line = name;
+                        let name = &line[..n];
+                        self.name.1 = n;
+                        self.hs = SPECIAL
+                            .iter()
+                            .find(|(s, _)| s.len() == n && s.eq_ignore_ascii_case(name))
+                            .map_or(Hs::General, |(_, hs)| *hs);
+                        self.name_done()?;
+                        *pos += n + 1;
+                        if self.hs == Hs::General
+                            && let Some(used) =
+                                self.plain_value(&line[n + 1..], at + n + 1, &mut out)?
+                        {
+                            *pos += used;
+                        }
+                        continue;
+                    }
                     if b == b':' && len > 0 {
                         self.name.1 = at.saturating_sub(self.name.0);
                         self.hs = SPECIAL
@@ -181,14 +263,7 @@ impl Fields {
                             .enumerate()
                             .find(|(i, (n, _))| cand & (1 << i) != 0 && n.len() == len as usize)
                             .map_or(Hs::General, |(_, (_, hs))| *hs);
-                        // llhttp 9 refuses Content-Length with Transfer-Encoding.
-                        if self.hs == Hs::TransferEncoding && self.flags & F_CONTENT_LENGTH != 0 {
-                            return Err(err("HPE_INVALID_TRANSFER_ENCODING"));
-                        }
-                        if self.hs == Hs::ContentLength && self.flags & F_TRANSFER_ENCODING != 0 {
-                            return Err(err("HPE_INVALID_CONTENT_LENGTH"));
-                        }
-                        self.st = St::DiscardWs;
+                        self.name_done()?;
                     } else if TOKEN[b as usize] {
                         let lower = b.to_ascii_lowercase();
                         let mut next = 0u8;
@@ -384,11 +459,12 @@ impl Fields {
                         .iter()
                         .position(|&c| !VALUE[c as usize])
                         .unwrap_or(rest.len());
-                    for (i, &c) in rest[..n].iter().enumerate() {
-                        self.count()?;
-                        if c != b' ' && c != b'\t' {
-                            self.value_end = at + i + 1;
-                        }
+                    self.size += n;
+                    if self.size >= MAX_HEADER_SIZE {
+                        return Err(err("HPE_HEADER_OVERFLOW"));
+                    }
+                    if let Some(last) = rest[..n].iter().rposition(|&c| c != b' ' && c != b'\t') {
+                        self.value_end = at + last + 1;
                     }
                     *pos += n;
                     if *pos < buf.len() {

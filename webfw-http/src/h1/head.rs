@@ -201,7 +201,56 @@ fn url(c: &mut Cursor<'_>, connect: bool) -> Result<(usize, bool), Stop> {
     }
 }
 
+/// The usual request line, read at once: a common method, an origin-form
+/// target of url bytes, ` HTTP/1.1` or ` HTTP/1.0`, CRLF. It takes only
+/// lines `line` takes the same way; `None` leaves any other to it.
+fn usual_line(c: &mut Cursor<'_>) -> Option<LineParts> {
+    let start = c.pos;
+    let buf = &c.buf[start..];
+    let method = [
+        &b"GET "[..],
+        b"POST ",
+        b"PUT ",
+        b"HEAD ",
+        b"DELETE ",
+        b"PATCH ",
+        b"OPTIONS ",
+    ]
+    .into_iter()
+    .find(|m| buf.starts_with(m))?
+    .len()
+        - 1;
+    let from = method + 1;
+    if buf.get(from) != Some(&b'/') {
+        return None;
+    }
+    // Path, query and fragment alike take url bytes, `?` and `#`.
+    let len = buf[from..]
+        .iter()
+        .position(|&b| !(URL[b as usize] || b == b'?' || b == b'#'))?;
+    if c.size + len >= MAX_HEADER_SIZE / 2 {
+        return None;
+    }
+    let end = from + len;
+    let minor = match buf.get(end..end + 11)? {
+        b" HTTP/1.1\r\n" => 1,
+        b" HTTP/1.0\r\n" => 0,
+        _ => return None,
+    };
+    c.size += len;
+    c.pos = start + end + 11;
+    Some(LineParts {
+        method: (start, method),
+        target: (start + from, len),
+        major: 1,
+        minor,
+    })
+}
+
 fn line(c: &mut Cursor<'_>) -> Result<LineParts, Stop> {
+    if let Some(parts) = usual_line(c) {
+        return Ok(parts);
+    }
     while matches!(c.peek()?, b'\r' | b'\n') {
         c.pos += 1;
     }

@@ -135,12 +135,6 @@ where
                 return refuse(io, out, 400).await;
             };
             drop(bytes);
-            // Node's server refuses an HTTP/1.1 request without Host.
-            if parts.version == http::Version::HTTP_11
-                && !parts.headers.contains_key(http::header::HOST)
-            {
-                return refuse(io, out, 400).await;
-            }
             let asked = Asked {
                 head: parts.method == http::Method::HEAD,
                 http11: parts.version == http::Version::HTTP_11,
@@ -277,8 +271,7 @@ where
                 let _ = shutdown(&mut io).await;
                 return;
             }
-            if (!pipeline_flush || out.len() >= MAX_HELD)
-                && flush(&mut io, &mut out).await.is_err()
+            if (!pipeline_flush || out.len() >= MAX_HELD) && flush(&mut io, &mut out).await.is_err()
             {
                 return;
             }

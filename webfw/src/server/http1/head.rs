@@ -24,8 +24,9 @@ fn needs_escape(b: u8) -> bool {
 
 /// The request's parts of `head` (the head's bytes, split off the buffer),
 /// its headers in `headers` (an emptied map), and the target as received
-/// when the `Uri` had to escape it (or drop its fragment); `None` when
-/// `http` refuses the target or a header (Node's 400).
+/// when the `Uri` had to escape it (or drop its fragment); `None` for
+/// Node's 400: `http` refuses the target or a header, or an HTTP/1.1
+/// request has no `Host`.
 #[inline]
 pub(crate) fn parts(
     parsed: &RequestHead,
@@ -45,8 +46,11 @@ pub(crate) fn parts(
     // Node puts the first 1,000 lines in `req.headers` and drops the rest.
     let spans = &spans[..spans.len().min(NODE_MAX_HEADERS)];
     headers.reserve(spans.len());
+    let mut has_host = false;
     for span in spans {
-        let name = http::HeaderName::from_bytes(span.name(head));
+        let name = span.name(head);
+        has_host |= name.len() == 4 && name.eq_ignore_ascii_case(b"host");
+        let name = http::HeaderName::from_bytes(name);
         let value = http::HeaderValue::from_maybe_shared(slice(span.value));
         headers.append(name.ok()?, value.ok()?);
     }
@@ -62,6 +66,10 @@ pub(crate) fn parts(
         (0, _) => http::Version::HTTP_09,
         _ => http::Version::HTTP_2,
     };
+    // Node's server refuses an HTTP/1.1 request without Host.
+    if parts.version == http::Version::HTTP_11 && !has_host {
+        return None;
+    }
     parts.uri = uri;
     parts.headers = headers;
     Some((parts, raw))

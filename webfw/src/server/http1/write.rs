@@ -7,8 +7,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use http::HeaderMap;
 use http::header::{CONNECTION, CONTENT_LENGTH, DATE, TRAILER, TRANSFER_ENCODING};
+use http::{HeaderMap, HeaderName};
 use http_body::Body as _;
 
 use crate::server::dispatch::HyperResponse;
@@ -79,71 +79,74 @@ pub(crate) fn head(
     let mut dated = false;
     let mut closes = false;
     let mut keeps = false;
-    let mut last_te: Option<bool> = None;
+    let mut lengths = false;
+    // The name whose values are being joined on one line (`connection`,
+    // `transfer-encoding`, `trailer`, as hyper writes them), and whether
+    // the last coding so far is chunked.
+    let mut joined: Option<&HeaderName> = None;
+    let mut chunked_last = false;
     let headers = answer.headers();
-    for name in headers.keys() {
-        let mut values = headers.get_all(name).iter();
+    for (name, value) in headers {
+        let joins = *name == CONNECTION || *name == TRANSFER_ENCODING || *name == TRAILER;
+        if let Some(open) = joined
+            && open != name
+        {
+            end_joined(out, open, chunked_last, &mut framing);
+            joined = None;
+        }
+        if !joins && *name != CONTENT_LENGTH {
+            dated |= *name == DATE;
+            line(out, name.as_str().as_bytes(), value.as_bytes());
+            continue;
+        }
         if *name == CONTENT_LENGTH {
-            let Some(value) = values.next() else { continue };
+            if std::mem::replace(&mut lengths, true) || framing.is_some() {
+                continue;
+            }
             let length = match known {
                 Some(Some(n)) => Some(n),
                 Some(None) if asked.head => Some(0),
-                Some(None) => continue,
+                Some(None) => None,
                 None => std::str::from_utf8(value.as_bytes())
                     .ok()
                     .and_then(|v| v.parse().ok()),
             };
-            let Some(length) = length else { continue };
-            if framing.is_some() {
-                continue;
+            if let Some(length) = length {
+                framing = Some(BodyFraming::Length(length));
+                line(out, b"content-length", value.as_bytes());
             }
-            framing = Some(BodyFraming::Length(length));
-            line(out, b"content-length", value.as_bytes());
             continue;
         }
-        if (*name == TRANSFER_ENCODING || *name == TRAILER)
-            && (!chunkable || (*name == TRANSFER_ENCODING && framing.is_some()))
+        if *name != CONNECTION
+            && (!chunkable || (*name == TRANSFER_ENCODING && joined.is_none() && framing.is_some()))
         {
             continue;
         }
-        if *name == DATE {
-            dated = true;
-        }
-        if *name == CONNECTION || *name == TRANSFER_ENCODING || *name == TRAILER {
-            // One line of the values joined, as hyper writes these.
+        if joined.is_some() {
+            out.extend_from_slice(b", ");
+        } else {
             out.extend_from_slice(name.as_str().as_bytes());
             out.extend_from_slice(b": ");
-            for (i, value) in headers.get_all(name).iter().enumerate() {
-                if i > 0 {
-                    out.extend_from_slice(b", ");
-                }
-                out.extend_from_slice(value.as_bytes());
-                if *name == CONNECTION {
-                    for token in value.as_bytes().split(|&b| b == b',') {
-                        closes |= token.trim_ascii().eq_ignore_ascii_case(b"close");
-                        keeps |= token.trim_ascii().eq_ignore_ascii_case(b"keep-alive");
-                    }
-                } else if *name == TRANSFER_ENCODING {
-                    let last = value
-                        .as_bytes()
-                        .rsplit(|&b| b == b',')
-                        .next()
-                        .unwrap_or(b"");
-                    last_te = Some(last.trim_ascii().eq_ignore_ascii_case(b"chunked"));
-                }
-            }
-            if *name == TRANSFER_ENCODING {
-                if last_te == Some(false) {
-                    out.extend_from_slice(b", chunked");
-                }
-                framing = Some(BodyFraming::Chunked);
-            }
-            out.extend_from_slice(b"\r\n");
-            continue;
+            joined = Some(name);
         }
-        for value in values {
-            line(out, name.as_str().as_bytes(), value.as_bytes());
+        out.extend_from_slice(value.as_bytes());
+        let tokens = value
+            .as_bytes()
+            .split(|&b| b == b',')
+            .map(<[u8]>::trim_ascii);
+        if *name == CONNECTION {
+            for token in tokens {
+                closes |= token.eq_ignore_ascii_case(b"close");
+                keeps |= token.eq_ignore_ascii_case(b"keep-alive");
+            }
+        } else if *name == TRANSFER_ENCODING {
+            chunked_last = tokens
+                .last()
+                .is_some_and(|t| t.eq_ignore_ascii_case(b"chunked"));
         }
+    }
+    if let Some(open) = joined {
+        end_joined(out, open, chunked_last, &mut framing);
     }
     let keep_alive = asked.keep_alive && !closes && code != 101;
     if !keep_alive && !closes && code != 101 {
@@ -193,6 +196,23 @@ pub(crate) fn head(
         keep_alive: keep_alive && framing != BodyFraming::Close,
         framing,
     }
+}
+
+/// Ends a joined line; `transfer-encoding` gets `chunked` as its last
+/// coding, and frames the body.
+fn end_joined(
+    out: &mut Vec<u8>,
+    name: &HeaderName,
+    chunked_last: bool,
+    framing: &mut Option<BodyFraming>,
+) {
+    if *name == TRANSFER_ENCODING {
+        if !chunked_last {
+            out.extend_from_slice(b", chunked");
+        }
+        *framing = Some(BodyFraming::Chunked);
+    }
+    out.extend_from_slice(b"\r\n");
 }
 
 fn line(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
