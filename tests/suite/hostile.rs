@@ -580,3 +580,62 @@ async fn http2_streams_are_refused_while_a_connection_holds_its_session_memory()
     .await;
     server.shutdown().await;
 }
+
+/// A body the app holds without reading is not read off the socket past a
+/// window: a client sending 64 MiB cannot get it all out (the kernel's
+/// buffers fill) until the app reads, and then every byte arrives.
+#[tokio::test]
+async fn an_unread_body_is_held_back_by_the_socket_not_buffered() {
+    let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel();
+    let release = Arc::new(tokio::sync::Semaphore::new(0));
+    let held = release.clone();
+    let mut app = webfw::app();
+    app.post(
+        "/later",
+        async_handler(move |req, res| {
+            let started = started_tx.clone();
+            let release = held.clone();
+            Box::pin(async move {
+                let _ = started.send(());
+                let _ = release.acquire().await.unwrap();
+                let body = webfw::body::read_limited(req, 128 << 20).await?;
+                res.send(body.len().to_string())
+            })
+        }),
+    );
+    let srv = TestServer::start(app).await;
+    const LEN: usize = 64 << 20;
+    let mut stream = TcpStream::connect(srv.addr).await.unwrap();
+    let head = format!("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: {LEN}\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    guard("the handler to start", started.recv()).await.unwrap();
+    let body = vec![b'x'; LEN];
+    let (mut read, mut write) = stream.into_split();
+    let mut sent = 0;
+    // Whatever the kernel buffers, it is far from 64 MiB: the writes stop.
+    loop {
+        match write.try_write(&body[sent..]) {
+            Ok(n) => sent += n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                let writable = tokio::time::timeout(Duration::from_millis(300), write.writable());
+                if writable.await.is_err() {
+                    break;
+                }
+            }
+            Err(e) => panic!("{e}"),
+        }
+        assert!(sent < LEN / 2, "the server read {sent} bytes nobody asked for");
+    }
+    release.add_permits(1);
+    guard("the rest of the body", write.write_all(&body[sent..]))
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !answer.ends_with(LEN.to_string().as_bytes()) {
+        let n = guard("the answer", read.read(&mut buf)).await.unwrap();
+        assert!(n > 0, "closed early: {}", String::from_utf8_lossy(&answer));
+        answer.extend_from_slice(&buf[..n]);
+    }
+    assert!(answer.starts_with(b"HTTP/1.1 200 OK\r\n"));
+}
