@@ -624,7 +624,10 @@ async fn an_unread_body_is_held_back_by_the_socket_not_buffered() {
             }
             Err(e) => panic!("{e}"),
         }
-        assert!(sent < LEN / 2, "the server read {sent} bytes nobody asked for");
+        assert!(
+            sent < LEN / 2,
+            "the server read {sent} bytes nobody asked for"
+        );
     }
     release.add_permits(1);
     guard("the rest of the body", write.write_all(&body[sent..]))

@@ -9,8 +9,9 @@
 //! resolves to the connection's byte stream, [`Upgraded`], for the protocol's
 //! own library (`tokio-tungstenite` for WebSocket) to take over.
 //!
-//! The server puts an [`Upgradable`] in the extensions of each request that
-//! asks to switch protocols; nothing here knows the server.
+//! The server puts a handle in the extensions of each request that asks to
+//! switch protocols, which `res.upgrade` takes; nothing here knows the
+//! server.
 
 use std::future::Future;
 use std::io;

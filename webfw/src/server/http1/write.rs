@@ -140,9 +140,8 @@ pub(crate) fn head(
                 keeps |= token.eq_ignore_ascii_case(b"keep-alive");
             }
         } else if *name == TRANSFER_ENCODING {
-            chunked_last = tokens
-                .last()
-                .is_some_and(|t| t.eq_ignore_ascii_case(b"chunked"));
+            let last = value.as_bytes().rsplit(|&b| b == b',').next();
+            chunked_last = last.is_some_and(|t| t.trim_ascii().eq_ignore_ascii_case(b"chunked"));
         }
     }
     if let Some(open) = joined {
