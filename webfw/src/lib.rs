@@ -34,6 +34,7 @@ mod request;
 mod response;
 #[cfg(feature = "response-time")]
 pub mod response_time;
+mod rewind;
 mod router;
 mod routes;
 #[cfg(feature = "serve-favicon")]

@@ -19,9 +19,11 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
-use bytes::{Buf, Bytes};
+use bytes::Bytes;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::oneshot;
+
+use crate::rewind::Rewind;
 
 /// A connection's byte stream, whatever the transport (TCP, UNIX, TLS).
 pub(crate) trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
@@ -56,18 +58,13 @@ impl Upgradable {
 /// count against [`max_connections`](crate::ListenOptions::max_connections)
 /// until they close, as in Node, but a graceful shutdown does not wait for
 /// them: close them yourself (see `examples/websocket.rs`).
-pub struct Upgraded {
-    io: Box<dyn Io>,
-    /// Bytes the server read past the upgrade request: the new protocol's
-    /// first, read before the socket.
-    read_ahead: Bytes,
-}
+pub struct Upgraded(Rewind<Box<dyn Io>>);
 
 impl Upgraded {
-    /// The connection `io`, whose next bytes are `read_ahead`, then the
-    /// socket's.
+    /// The connection `io`, whose next bytes are `read_ahead` (what the
+    /// server read past the upgrade request), then the socket's.
     pub(crate) fn new(io: Box<dyn Io>, read_ahead: Bytes) -> Upgraded {
-        Upgraded { io, read_ahead }
+        Upgraded(Rewind::new(read_ahead, io))
     }
 }
 
@@ -83,14 +80,7 @@ impl AsyncRead for Upgraded {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if this.read_ahead.has_remaining() {
-            let n = this.read_ahead.len().min(buf.remaining());
-            buf.put_slice(&this.read_ahead[..n]);
-            this.read_ahead.advance(n);
-            return Poll::Ready(Ok(()));
-        }
-        Pin::new(&mut this.io).poll_read(cx, buf)
+        Pin::new(&mut self.get_mut().0).poll_read(cx, buf)
     }
 }
 
@@ -100,15 +90,15 @@ impl AsyncWrite for Upgraded {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+        Pin::new(&mut self.get_mut().0).poll_write(cx, buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+        Pin::new(&mut self.get_mut().0).poll_flush(cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+        Pin::new(&mut self.get_mut().0).poll_shutdown(cx)
     }
 }
 

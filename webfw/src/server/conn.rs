@@ -18,8 +18,10 @@ use super::requests::Requests;
 use super::watchdog::Activity;
 use super::{graceful, slots};
 #[cfg(feature = "http2")]
-use super::{http2, http2_deadline, rewind::Rewind};
+use super::{http2, http2_deadline};
 use crate::app::ServedApp;
+#[cfg(feature = "http2")]
+use crate::rewind::Rewind;
 
 /// The first bytes of a client that speaks HTTP/2 with prior knowledge.
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";

@@ -17,8 +17,6 @@ mod methods;
 mod no_http2;
 mod pair;
 mod requests;
-#[cfg(feature = "http2")]
-mod rewind;
 mod shutdown_handle;
 mod signals;
 mod slots;

@@ -1,5 +1,7 @@
 //! A stream whose first bytes were already read: the bytes read while
-//! sniffing for the HTTP/2 preface are hyper's first, then the socket's.
+//! sniffing for the HTTP/2 preface are hyper's first, and those the HTTP/1
+//! codec read past an upgrade request are the new protocol's; then the
+//! socket's.
 
 use std::io;
 use std::pin::Pin;
@@ -8,13 +10,13 @@ use std::task::{Context, Poll};
 use bytes::{Buf, Bytes};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-pub(super) struct Rewind<I> {
+pub(crate) struct Rewind<I> {
     read: Bytes,
     inner: I,
 }
 
 impl<I> Rewind<I> {
-    pub(super) fn new(read: Bytes, inner: I) -> Rewind<I> {
+    pub(crate) fn new(read: Bytes, inner: I) -> Rewind<I> {
         Rewind { read, inner }
     }
 }
