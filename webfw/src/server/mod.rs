@@ -12,7 +12,6 @@ mod http2;
 #[cfg(feature = "http2")]
 mod http2_deadline;
 mod listen;
-mod methods;
 #[cfg(not(feature = "http2"))]
 mod no_http2;
 mod pair;

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use hyper::body::Incoming;
 
 use super::dispatch::{self, Dispatch, HyperResponse};
-use super::methods;
 use super::watchdog::{Activity, InFlight};
 use crate::app::ServedApp;
 use crate::request::{BodyArrival, IncomingBody, RawBody};
@@ -68,7 +67,8 @@ impl Requests {
     }
 
     /// Starts one request. `raw_target`: the target as received, when the
-    /// `Uri` had to escape it.
+    /// `Uri` had to escape it; `expect_unmet`: an HTTP/1.1 `Expect` other
+    /// than `100-continue` (the codec reads it as Node does), Node's 417.
     #[inline(always)]
     pub(super) fn start(
         &self,
@@ -76,6 +76,7 @@ impl Requests {
         raw_target: Option<String>,
         body: RawBody,
         in_flight: InFlight,
+        expect_unmet: bool,
     ) -> Dispatch {
         let shared = &self.shared;
         // Reuse the connection's mailbox when no earlier request still holds it.
@@ -94,13 +95,8 @@ impl Requests {
             // Node refuses new streams once a session holds its
             // `maxSessionMemory`: a client that stops reading gets no more.
             shared.session_full().then_some(Rejection::Busy)
-        } else if parts.version == http::Version::HTTP_11
-            && parts.headers.contains_key(http::header::EXPECT)
-            && !methods::expects_only_continue(&parts.headers)
-        {
-            Some(Rejection::ExpectationFailed)
         } else {
-            None
+            expect_unmet.then_some(Rejection::ExpectationFailed)
         };
         if parts.headers.len() > NODE_MAX_HEADERS {
             keep_first_headers(&mut parts.headers);
@@ -149,7 +145,7 @@ impl hyper::service::Service<http::Request<Incoming>> for Requests {
         };
         let (parts, body) = req.into_parts();
         let body = RawBody::Incoming(IncomingBody::new(body, arrival));
-        self.start(parts, None, body, in_flight)
+        self.start(parts, None, body, in_flight, false)
     }
 }
 

@@ -193,7 +193,8 @@ where
                 Some(_) => InFlight::with_body(&activity),
                 None => InFlight::new(&activity),
             };
-            let mut dispatch = requests.start(parts, raw_target, body, in_flight);
+            let expect_unmet = parsed.expect == Expect::Unsupported;
+            let mut dispatch = requests.start(parts, raw_target, body, in_flight, expect_unmet);
             // The app runs while its body comes in; answers already made
             // leave before a chain that must wait.
             let mut flushed = out.is_empty();
