@@ -10,21 +10,8 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 use webfw_http::h1::{ChunkedDecoder, Framing, HeadError, HeaderSpan, parse_head};
 
-/// xorshift64*: reproducible cases without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+mod rng;
+use rng::Rng;
 
 fn oracle(inputs: &[Vec<u8>]) -> Vec<Value> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/llhttp_oracle.js");

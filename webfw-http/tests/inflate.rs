@@ -10,31 +10,8 @@ use readers::{Outcome, our_reader, zlib_rs_reader};
 use webfw_http::inflate::{Format, Inflate};
 use zlib_rs::{DeflateConfig, DeflateFlush, Strategy};
 
-/// xorshift64*: reproducible cases without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    /// Below 2^k for a random k < `bits`: small values as often as large.
-    fn scaled(&mut self, bits: usize) -> usize {
-        let k = self.below(bits);
-        self.below(1 << k)
-    }
-
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+mod rng;
+use rng::Rng;
 
 /// Cuts `data` into pieces: mostly a few random cuts, sometimes a byte
 /// each, sometimes whole.
