@@ -121,7 +121,6 @@ async fn http10_request_is_served() {
 }
 
 #[tokio::test]
-#[ignore = "bug: an HTTP/1.0 request is answered with an HTTP/1.0 status line; Node always writes HTTP/1.1"]
 async fn http10_request_is_answered_with_an_http11_status_line() {
     let srv = TestServer::start(hello_app()).await;
     let res = srv.raw("GET / HTTP/1.0\r\n\r\n").await;

@@ -268,9 +268,7 @@ where
                 return ignore_rest(io, buf, stop).await;
             }
             if !written.keep_alive || !whole {
-                let _ = flush(&mut io, &mut out).await;
-                let _ = shutdown(&mut io).await;
-                return;
+                return close(io, out).await;
             }
             if (!pipeline_flush || out.len() >= MAX_HELD) && flush(&mut io, &mut out).await.is_err()
             {
@@ -415,10 +413,9 @@ async fn put<I: AsyncWrite + Unpin>(
 
 /// Node's bare refusal of a request its parser refused, after the answers
 /// already made; the connection closes.
-async fn refuse<I: AsyncWrite + Unpin>(mut io: Stream<I>, mut out: Vec<u8>, status: u16) {
+async fn refuse<I: AsyncWrite + Unpin>(io: Stream<I>, mut out: Vec<u8>, status: u16) {
     out.extend_from_slice(node_bare(status));
-    let _ = flush(&mut io, &mut out).await;
-    let _ = shutdown(&mut io).await;
+    close(io, out).await;
 }
 
 /// Reads and drops what the client sends until it closes (or the server
