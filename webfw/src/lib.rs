@@ -12,7 +12,9 @@ pub mod cookie_session;
 #[cfg(feature = "cors")]
 pub mod cors;
 mod deprecate;
+mod dialect;
 mod error;
+pub mod express5;
 pub mod files;
 mod final_handler;
 mod handler;
@@ -66,6 +68,7 @@ pub use cookie_parser::{CookieParser, CookieSecrets, cookie_parser};
 pub use cookie_session::cookie_session;
 #[cfg(feature = "cors")]
 pub use cors::cors;
+pub use dialect::Dialect;
 pub use error::{BoxError, Error};
 pub use files::{SendFileOptions, StaticOptions, static_};
 #[doc(hidden)]

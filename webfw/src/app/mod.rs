@@ -90,8 +90,21 @@ impl App {
     /// assert!(app.enabled("x-powered-by"));
     /// ```
     pub fn new() -> App {
+        App::with_dialect(crate::Dialect::Express4)
+    }
+
+    /// A new application speaking `dialect`, with that Express's default
+    /// settings ([`webfw::express5::app`](crate::express5::app) is
+    /// `with_dialect(Dialect::Express5)`).
+    ///
+    /// ```
+    /// use webfw::{App, Dialect};
+    /// let app = App::with_dialect(Dialect::Express5);
+    /// assert_eq!(app.setting("query parser").unwrap().as_str(), Some("simple"));
+    /// ```
+    pub fn with_dialect(dialect: crate::Dialect) -> App {
         App {
-            settings: Settings::new(),
+            settings: Settings::new(dialect),
             locals: Map::new(),
             router: None,
             mountpath: vec!["/".into()],
@@ -261,10 +274,20 @@ impl App {
                 case_sensitive: self.enabled("case sensitive routing"),
                 strict: self.enabled("strict routing"),
                 merge_params: false,
+                dialect: self.settings.dialect(),
             };
             self.router = Some(Router::with_options(opts));
         }
         self.router.as_mut().expect("router was just created")
+    }
+
+    /// The Express this app speaks, fixed when it was made.
+    ///
+    /// ```
+    /// assert_eq!(webfw::app().dialect(), webfw::Dialect::Express4);
+    /// ```
+    pub fn dialect(&self) -> crate::Dialect {
+        self.settings.dialect()
     }
 
     /// `app.use(fn)`.

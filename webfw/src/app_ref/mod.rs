@@ -63,7 +63,7 @@ impl AppRef {
     /// What a new app frozen as it is gives: the app of a request made
     /// outside any app ([`testing::request`](crate::testing::request)).
     pub(crate) fn of_new_app() -> AppRef {
-        let ctx = Parent::root(&Settings::new(), Default::default());
+        let ctx = Parent::root(&Settings::new(crate::Dialect::Express4), Default::default());
         AppRef::new(ctx, Map::new(), Value::from("/"))
     }
 
@@ -75,6 +75,17 @@ impl AppRef {
     /// ```
     pub fn settings(&self) -> &Compiled {
         &self.0.compiled
+    }
+
+    /// The Express this app speaks: what its request and response helpers
+    /// follow while a request is inside it.
+    ///
+    /// ```
+    /// let app = webfw::express5::app().freeze_root();
+    /// assert_eq!(app.dialect(), webfw::Dialect::Express5);
+    /// ```
+    pub fn dialect(&self) -> crate::Dialect {
+        self.0.compiled.dialect
     }
 
     /// `app.get(name)`.

@@ -300,6 +300,8 @@ pub struct Compiled {
     pub json_escape: bool,
     /// `jsonp callback name`.
     pub jsonp_callback_name: String,
+    /// The Express this app speaks (fixed when it was made).
+    pub dialect: crate::Dialect,
 }
 
 /// Names of the settings Express gives a default in `app.init`: a sub-app has
@@ -321,12 +323,20 @@ pub struct Settings {
     own: HashMap<String, Setting>,
     /// `trust proxy` was never set explicitly (so a mounted sub-app inherits it).
     trust_default: bool,
+    /// Fixed when the app is made; never inherited (each app is one
+    /// Express's `express()`).
+    dialect: crate::Dialect,
 }
 
 impl Settings {
+    /// The Express this app speaks.
+    pub(crate) fn dialect(&self) -> crate::Dialect {
+        self.dialect
+    }
+
     /// A new app's settings. `env` comes from `WEBFW_ENV`; when that is
     /// unset, from `NODE_ENV`; else it is `development`.
-    pub(crate) fn new() -> Settings {
+    pub(crate) fn new(dialect: crate::Dialect) -> Settings {
         let env = match std::env::var(ENV_VAR) {
             Ok(v) => Some(v),
             Err(_) => std::env::var("NODE_ENV").ok(),
@@ -340,7 +350,13 @@ impl Settings {
         let mut own = HashMap::new();
         own.insert("x-powered-by".into(), Setting::from(true));
         own.insert("etag".into(), Setting::from("weak"));
-        own.insert("query parser".into(), Setting::from("extended"));
+        // Express 5 made Node's `querystring` the default.
+        let query = if dialect.is_express5() {
+            "simple"
+        } else {
+            "extended"
+        };
+        own.insert("query parser".into(), Setting::from(query));
         own.insert("subdomain offset".into(), Setting::from(2));
         own.insert("trust proxy".into(), Setting::from(false));
         own.insert("views".into(), Setting::from(views));
@@ -352,6 +368,7 @@ impl Settings {
         Settings {
             own,
             trust_default: true,
+            dialect,
         }
     }
 
@@ -409,6 +426,7 @@ impl Settings {
         Settings {
             own,
             trust_default: self.trust_default && parent.is_none_or(|p| p.trust_default),
+            dialect: self.dialect,
         }
     }
 
@@ -455,6 +473,7 @@ impl Settings {
             },
             json_escape: bool_of("json escape"),
             jsonp_callback_name: str_of("jsonp callback name").unwrap_or_else(|| "callback".into()),
+            dialect: self.dialect,
         }
     }
 }

@@ -46,6 +46,9 @@ pub struct RouterOptions {
     pub strict: bool,
     /// `mergeParams`: keep the parent router's `req.params`.
     pub merge_params: bool,
+    /// Which Express's router this is: its path syntax and automatic
+    /// OPTIONS answer.
+    pub dialect: crate::Dialect,
 }
 
 impl RouterOptions {
@@ -86,6 +89,21 @@ impl RouterOptions {
     /// ```
     pub fn merge_params(mut self, on: bool) -> Self {
         self.merge_params = on;
+        self
+    }
+
+    /// The Express whose router this is ([`webfw::express5::router`]
+    /// sets Express 5).
+    ///
+    /// [`webfw::express5::router`]: crate::express5::router
+    ///
+    /// ```
+    /// use webfw::{Dialect, RouterOptions};
+    /// let o = RouterOptions::new().dialect(Dialect::Express5);
+    /// assert_eq!(o.dialect, Dialect::Express5);
+    /// ```
+    pub fn dialect(mut self, dialect: crate::Dialect) -> Self {
+        self.dialect = dialect;
         self
     }
 }
