@@ -11,6 +11,8 @@
 //! );
 //! ```
 
+pub mod v2;
+
 /// `contentDisposition(filename)`: `attachment`, with the file's base name
 /// as a quoted `filename` when it is printable Latin-1, else a Latin-1
 /// fallback (each other UTF-16 unit becomes `?`) plus `filename*=UTF-8''`

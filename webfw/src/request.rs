@@ -345,6 +345,19 @@ impl Request {
         let original = original_url(&self.absolute_target, &self.uri);
         self.url.set(url.into(), original);
         self.rewrites = self.rewrites.wrapping_add(1);
+        self.forget_query();
+    }
+
+    /// Express 5 parses `req.query` from `req.url` with the current app's
+    /// parser: a new URL or app asks again.
+    pub(crate) fn forget_query(&mut self) {
+        if self.app.dialect().is_express5() {
+            self.reset_query();
+        }
+    }
+
+    pub(crate) fn reset_query(&mut self) {
+        self.query = OnceLock::new();
     }
 
     /// Sets `req.params`, keeping the buffers of the ones replaced.
@@ -443,8 +456,16 @@ impl Request {
     /// let req = webfw::testing::request(http::Method::GET, "/?a[b]=1&a[c]=2");
     /// assert_eq!(req.query()["a"]["c"], "2");
     /// ```
+    ///
+    /// In an Express 5 app `req.query` is a getter: the `query parser` of
+    /// the app the request is in (a sub-app's own), over the query of
+    /// `req.url` (`simple` by default: `a[b]=1` is the key `a[b]`).
     pub fn query(&self) -> &Value {
         self.query.get_or_init(|| {
+            if self.app.dialect().is_express5() {
+                let raw = self.url().split_once('?').map(|(_, q)| q);
+                return self.app.settings().query_parser.parse(raw);
+            }
             let url = self.original_url();
             let raw = url.split_once('?').map(|(_, q)| q);
             self.top.settings().query_parser.parse(raw)
@@ -569,6 +590,37 @@ impl Request {
     /// assert_eq!(req.hostname(), Some("example.com"));
     /// ```
     pub fn hostname(&self) -> Option<&str> {
+        let host = self.host_with_port()?;
+        let search_from = if host.starts_with('[') {
+            host.find(']').map_or(0, |i| i + 1)
+        } else {
+            0
+        };
+        Some(match host[search_from..].find(':') {
+            Some(i) => &host[..search_from + i],
+            None => host,
+        })
+    }
+
+    /// `req.host`. Express 5: the Host header (or the first
+    /// `X-Forwarded-Host` behind a trusted proxy) with its port. Express 4:
+    /// the deprecated alias of [`Request::hostname`], without it.
+    ///
+    /// ```
+    /// let mut req = webfw::testing::request(http::Method::GET, "/");
+    /// req.headers_mut().insert("host", "example.com:3000".parse().unwrap());
+    /// assert_eq!(req.host(), Some("example.com"));
+    /// ```
+    pub fn host(&self) -> Option<&str> {
+        if self.app.dialect().is_express5() {
+            self.host_with_port()
+        } else {
+            self.hostname()
+        }
+    }
+
+    /// Express 5's `req.host`, which `req.hostname` derives from in both.
+    fn host_with_port(&self) -> Option<&str> {
         let mut host = None;
         if self.trusts_peer() {
             host = self
@@ -590,15 +642,7 @@ impl Request {
         if host.is_empty() {
             return None;
         }
-        let search_from = if host.starts_with('[') {
-            host.find(']').map_or(0, |i| i + 1)
-        } else {
-            0
-        };
-        Some(match host[search_from..].find(':') {
-            Some(i) => &host[..search_from + i],
-            None => host,
-        })
+        Some(host)
     }
 
     /// `req.subdomains`: host labels right to left, minus `subdomain offset` of them.

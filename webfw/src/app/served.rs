@@ -108,11 +108,19 @@ impl Handler for ServedApp {
         };
         HandlerFuture::boxed(Box::pin(async move {
             let parent = std::mem::replace(&mut req.app, self.app.clone());
+            // An Express 5 app on either side reads `req.query` anew.
+            let reparse = self.app.dialect().is_express5() || parent.dialect().is_express5();
+            if reparse {
+                req.reset_query();
+            }
             res.set_app(self.app.clone());
             self.init(res);
             let exit = router.run(req, res).await;
             res.set_app(parent.clone());
             req.app = parent;
+            if reparse {
+                req.reset_query();
+            }
             exit.into_result()
         }))
     }

@@ -223,8 +223,17 @@ pub enum QueryParser {
     Off,
     /// Node's `querystring`.
     Simple,
-    /// `qs` (the default).
+    /// `qs` as Express 4 calls it (its default): arrays up to index 1000.
     Extended,
+    /// `qs` with qs's own defaults, as Express 5's `extended` calls it:
+    /// an index of 20 or more makes an object.
+    ///
+    /// ```
+    /// use webfw::QueryParser;
+    /// assert_eq!(QueryParser::Qs.parse(Some("a[19]=x"))["a"][0], "x");
+    /// assert_eq!(QueryParser::Qs.parse(Some("a[20]=x"))["a"]["20"], "x");
+    /// ```
+    Qs,
     /// A custom parser.
     Custom(QueryFn),
 }
@@ -242,6 +251,14 @@ impl QueryParser {
             QueryParser::Simple => crate::http::querystring::parse(raw.unwrap_or(""), 1000),
             QueryParser::Extended => {
                 crate::http::qs::parse(raw.unwrap_or(""), &crate::http::qs::QsOptions::default())
+                    .unwrap_or_else(|_| Value::Object(Default::default()))
+            }
+            QueryParser::Qs => {
+                let opts = crate::http::qs::QsOptions {
+                    array_limit: 20,
+                    ..Default::default()
+                };
+                crate::http::qs::parse(raw.unwrap_or(""), &opts)
                     .unwrap_or_else(|_| Value::Object(Default::default()))
             }
             QueryParser::Custom(f) => f(raw),
@@ -445,6 +462,11 @@ impl Settings {
                 .own
                 .get("query parser")
                 .map_or(Ok(QueryParser::Off), compile_query)
+                .map(|q| match q {
+                    // Express 5 calls qs with qs's own limits.
+                    QueryParser::Extended if self.dialect.is_express5() => QueryParser::Qs,
+                    q => q,
+                })
                 .unwrap_or(QueryParser::Extended),
             trust_proxy: self
                 .own

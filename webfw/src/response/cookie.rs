@@ -367,7 +367,8 @@ impl Response {
     /// with the given options, `Expires` at the epoch unless `expires` is
     /// given (a browser clears the cookie only when domain and path equal
     /// those it was set with). A `max_age` still applies, as in 4.22
-    /// (deprecated there).
+    /// (deprecated there). In an Express 5 app `max_age` and `expires`
+    /// are ignored: the cookie always expires at the epoch.
     ///
     /// ```
     /// use webfw::CookieOptions;
@@ -382,6 +383,13 @@ impl Response {
         name: &str,
         options: &CookieOptions,
     ) -> Result<&mut Self, Error> {
+        if self.app.dialect().is_express5() {
+            // Express 5 always expires the cookie and never sends Max-Age.
+            let mut options = options.clone();
+            options.max_age = None;
+            options.expires = Some(UNIX_EPOCH + Duration::from_millis(1));
+            return self.cookie_with(name, "", &options);
+        }
         const V5: &str = "In v5.0.0 of Express, this option will be ignored, as res.clearCookie will automatically set cookies to expire immediately. Please update your code to omit this option.";
         // JavaScript's truthiness: 0 and NaN pass silently.
         if options.max_age.is_some_and(|ms| ms != 0.0 && !ms.is_nan()) {

@@ -249,9 +249,32 @@ impl Response {
     /// res.status(404);
     /// assert_eq!(res.status_code(), 404);
     /// ```
+    ///
+    /// In an Express 5 app a code outside 100–999 is refused at once: the
+    /// status stays, and the next `send`, `json` or `end` fails with the
+    /// `RangeError` before it sets any header.
     pub fn status(&mut self, code: u16) -> &mut Self {
+        if !(100..=999).contains(&code) && self.app.dialect().is_express5() {
+            self.deferred = Some(
+                Error::new(format!(
+                    "Invalid status code: {code}. Status code must be greater than 99 and less than 1000."
+                ))
+                .with_name("RangeError"),
+            );
+            return self;
+        }
         self.status = code;
         self
+    }
+
+    /// An error Express 5 would have thrown before the current send: it
+    /// ends the send before any header is set.
+    #[inline(always)]
+    pub(crate) fn thrown(&mut self) -> Option<Error> {
+        if self.deferred.is_some() && self.app.dialect().is_express5() {
+            return self.deferred.take();
+        }
+        None
     }
 
     /// `res.statusCode`.

@@ -155,6 +155,9 @@ impl Response {
     /// ```
     #[inline]
     pub fn send<'a>(&mut self, body: impl Into<SendBody<'a>>) -> Result {
+        if let Some(e) = self.thrown() {
+            return Err(e);
+        }
         match body.into() {
             SendBody::Text(s) => {
                 let ct = match self.content_type {
@@ -297,6 +300,9 @@ impl Response {
     /// res.json(&todos).unwrap();
     /// ```
     pub fn json<B: JsonBody>(&mut self, mut value: B) -> Result {
+        if let Some(e) = self.thrown() {
+            return Err(e);
+        }
         let body = crate::app_ref::json::stringify(value.json_body(), self.app.settings());
         self.send_json(body)
     }
@@ -335,7 +341,10 @@ impl Response {
     pub fn send_status(&mut self, code: u16) -> Result {
         let body =
             crate::http::status::status_text(code).map_or_else(|| code.to_string(), str::to_owned);
-        self.status = code;
+        self.status(code);
+        if let Some(e) = self.thrown() {
+            return Err(e);
+        }
         self.type_("txt");
         self.send(body)
     }
@@ -361,6 +370,9 @@ impl Response {
     /// res.end_with("raw end").unwrap();
     /// ```
     pub fn end_with(&mut self, data: impl Into<Bytes>) -> Result {
+        if let Some(e) = self.thrown() {
+            return Err(e);
+        }
         let data = data.into();
         if self.headers_sent {
             if self.finished {
@@ -440,8 +452,9 @@ impl Response {
     /// ```
     #[track_caller]
     pub fn location(&mut self, url: &str) -> &mut Self {
-        // Express 4 (deprecated there): 'back' is the Referrer, else '/'.
-        let url = if url == "back" {
+        // Express 4 (deprecated there): 'back' is the Referrer, else '/';
+        // Express 5 sends it as written.
+        let url = if url == "back" && !self.app.dialect().is_express5() {
             crate::deprecate::deprecate(|| {
                 "res.location(\"back\"): use res.location(req.get(\"Referrer\") || \"/\") and refer to https://dub.sh/security-redirect for best practices".to_owned()
             });
@@ -493,11 +506,20 @@ impl Response {
             Some(_) => {
                 self.set("Content-Type", "text/html");
                 let escaped = crate::http::escape_html::escape_html(&address);
-                format!("<p>{text}. Redirecting to {escaped}</p>")
+                if self.app.dialect().is_express5() {
+                    format!(
+                        "<!DOCTYPE html><head><title>{text}</title></head><body><p>{text}. Redirecting to {escaped}</p></body>"
+                    )
+                } else {
+                    format!("<p>{text}. Redirecting to {escaped}</p>")
+                }
             }
             None => String::new(),
         };
-        self.status = status;
+        self.status(status);
+        if let Some(e) = self.thrown() {
+            return Err(e);
+        }
         self.map_mut()
             .insert(CONTENT_LENGTH, http::HeaderValue::from(body.len()));
         self.end_with(body)

@@ -433,9 +433,14 @@ impl RouterRef {
         is_options: bool,
     ) -> Exit {
         if err.is_none() && is_options && !allow.is_empty() {
-            let body = allow.join(",");
-            res.set("Allow", &body);
-            return match res.send(body) {
+            let sent = if self.opts.dialect.is_express5() {
+                options_answer_5(res, allow)
+            } else {
+                let body = allow.join(",");
+                res.set("Allow", &body);
+                res.send(body)
+            };
+            return match sent {
                 Ok(_) => Exit::Done,
                 Err(e) => Exit::Next(Some(e)),
             };
@@ -557,4 +562,17 @@ fn dispatch_method<'m>(kind: &LayerKind, method: &'m str) -> &'m str {
         LayerKind::Route(route) => route.dispatch_method(method),
         LayerKind::Use(_) => method,
     }
+}
+
+/// router 2's automatic OPTIONS answer: the methods unique and sorted, as
+/// plain text with `nosniff`, written with `res.end` (so no ETag).
+fn options_answer_5(res: &mut Response, allow: &[String]) -> crate::Result {
+    let mut methods: Vec<&str> = allow.iter().map(String::as_str).collect();
+    methods.sort_unstable();
+    methods.dedup();
+    let body = methods.join(", ");
+    res.insert_value(http::header::ALLOW, &body);
+    res.insert_value(http::header::CONTENT_TYPE, "text/plain");
+    res.insert_value(http::header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    res.end_with(body)
 }
