@@ -208,3 +208,39 @@ async fn attachments_name_files_in_ascii() {
         Some("attachment; filename=\"caf?.txt\"; filename*=UTF-8''caf%C3%A9.txt")
     );
 }
+
+#[tokio::test]
+async fn a_url_rewritten_under_an_exact_mount_keeps_its_slash() {
+    let setup = |app: &mut App| {
+        app.use_at("/m", |req: &mut Request, _: &mut Response| {
+            req.set_url("/target");
+            next()
+        });
+        app.get("/m/target", |req: &mut Request, res: &mut Response| {
+            res.send(format!("seen {}", req.url()))
+        });
+        app.use_(|req: &mut Request, res: &mut Response| {
+            res.status(404).send(format!("missed {}", req.url()))
+        });
+    };
+    let (four, five) = both(setup, "GET", "/m", &[]).await;
+    assert_eq!(four.text(), "missed /mtarget");
+    assert_eq!(five.text(), "seen /m/target");
+}
+
+#[tokio::test]
+async fn a_param_callback_named_with_a_colon_never_runs() {
+    let setup = |app: &mut App| {
+        app.param(":id", |req: &mut Request, _: &mut Response, _: &str| {
+            req.set_local("ran", serde_json::json!(true));
+            next()
+        });
+        app.get("/p/:id", |req: &mut Request, res: &mut Response| {
+            let ran = req.local("ran").is_some();
+            res.send(format!("ran {ran}"))
+        });
+    };
+    let (four, five) = both(setup, "GET", "/p/1", &[]).await;
+    assert_eq!(four.text(), "ran true");
+    assert_eq!(five.text(), "ran false");
+}

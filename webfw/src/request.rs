@@ -378,10 +378,11 @@ impl Request {
         &mut self,
         removed_len: usize,
         edge: Option<bool>,
+        v5: bool,
     ) -> Option<Mounted> {
         let (target, uri) = (&self.absolute_target, &self.uri);
         self.url
-            .enter_mount(|| original_url(target, uri), removed_len, edge)
+            .enter_mount(|| original_url(target, uri), removed_len, edge, v5)
     }
 
     /// Leaves a mount (see [`Url::leave_mount`]).

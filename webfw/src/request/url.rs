@@ -66,6 +66,9 @@ pub(crate) enum Mounted {
         saved: Box<(Current, usize)>,
         trailing_slash: bool,
         slash_added: bool,
+        /// Mounted by an Express 5 router, whose restore keeps an added `/`
+        /// in front of a rewritten URL.
+        v5: bool,
         version: u32,
     },
 }
@@ -210,6 +213,7 @@ impl Url {
         original: impl FnOnce() -> &'a str,
         removed_len: usize,
         edge: Option<bool>,
+        v5: bool,
     ) -> Option<Mounted> {
         if let Some(trailing_slash) = edge
             && self.current.owned.is_none()
@@ -236,7 +240,7 @@ impl Url {
                 });
             }
         }
-        self.enter_mount_slow(original(), removed_len)
+        self.enter_mount_slow(original(), removed_len, v5)
     }
 
     /// Leaves a mount: restores `req.url` and `req.baseUrl`; a URL a handler
@@ -268,22 +272,32 @@ impl Url {
     /// [`Url::leave_mount`] after a handler rewrote the URL.
     #[cold]
     fn leave_rewritten_mount(&mut self, original: &str, mounted: Mounted) {
-        let (base_len, trailing_slash, slash_added) = match mounted {
+        let (base_len, trailing_slash, slash_added, v5) = match mounted {
             Mounted::Offsets {
                 base_len,
                 trailing_slash,
                 ..
-            } => (base_len as usize, trailing_slash, false),
+            } => (base_len as usize, trailing_slash, false, false),
             Mounted::Saved {
                 saved,
                 trailing_slash,
                 slash_added,
+                v5,
                 ..
-            } => (saved.1, trailing_slash, slash_added),
+            } => (saved.1, trailing_slash, slash_added, v5),
         };
         let mut removed = self.base_url(original)[base_len..].to_owned();
         if trailing_slash {
             removed.push('/');
+        }
+        let mut slash_added = slash_added;
+        if slash_added && v5 {
+            // router 2 takes the added `/` back only from a root URL or
+            // under a mount path ending in `/`.
+            let cur = self.url(original);
+            slash_added = cur == "/"
+                || cur.starts_with("/?")
+                || (removed.ends_with('/') && cur.starts_with('/'));
         }
         self.unstrip_rewritten(original, &removed, slash_added);
         self.truncate_base_url(base_len);
@@ -292,7 +306,12 @@ impl Url {
     /// [`Url::enter_mount`] for a rewritten, absolute-form or already
     /// stripped URL.
     #[inline(never)]
-    fn enter_mount_slow(&mut self, original: &str, removed_len: usize) -> Option<Mounted> {
+    fn enter_mount_slow(
+        &mut self,
+        original: &str,
+        removed_len: usize,
+        v5: bool,
+    ) -> Option<Mounted> {
         if let Some(&c) = self.path(|| original).as_bytes().get(removed_len)
             && c != b'/'
             && c != b'.'
@@ -304,6 +323,7 @@ impl Url {
             saved,
             trailing_slash: self.append_base_url(original, removed_len),
             slash_added: self.strip_url(original, removed_len),
+            v5,
             version: self.current.version,
         })
     }

@@ -318,7 +318,9 @@ impl RouterRef {
                 LayerKind::Route(_) => InLayer::new(Run::new(None), Mount(None)),
                 LayerKind::Use(_) => {
                     let err = walk.layer_error.take();
-                    let Some(mount) = Mount::enter(matched.len, edge, req) else {
+                    let Some(mount) =
+                        Mount::enter(matched.len, edge, self.opts.dialect.is_express5(), req)
+                    else {
                         walk.layer_error = err;
                         continue;
                     };
@@ -383,7 +385,9 @@ impl RouterRef {
             if let LayerKind::Use(_) = layer.kind {
                 let err = walk.layer_error.take();
                 let edge = mount_edge(req.path().as_bytes(), matched_len);
-                let Some(mount) = Mount::enter(matched_len, edge, req) else {
+                let Some(mount) =
+                    Mount::enter(matched_len, edge, self.opts.dialect.is_express5(), req)
+                else {
                     walk.layer_error = err;
                     return None;
                 };
@@ -537,12 +541,13 @@ impl Mount {
     /// [`mount_edge`] is `edge`; `None` when they do not end at a segment
     /// boundary (the layer does not apply).
     #[inline(always)]
-    fn enter(removed_len: usize, edge: Option<bool>, req: &mut Request) -> Option<Mount> {
+    fn enter(removed_len: usize, edge: Option<bool>, v5: bool, req: &mut Request) -> Option<Mount> {
         if removed_len == 0 {
             return Some(Mount(None));
         }
         // The removed text lives on in `base_url` (less a trailing `/`): no copy.
-        req.enter_mount(removed_len, edge).map(|m| Mount(Some(m)))
+        req.enter_mount(removed_len, edge, v5)
+            .map(|m| Mount(Some(m)))
     }
 
     /// Restores `req.url` and `req.baseUrl`.

@@ -456,7 +456,12 @@ impl Router {
     /// of the code, not one per callback type.
     fn add_param(&mut self, names: &[&str], handler: Arc<dyn ParamHandler>) {
         for name in names {
-            let name = name.strip_prefix(':').unwrap_or(name);
+            // Express 4 strips a leading `:` (deprecated); router 2 keeps
+            // it, so such a callback never runs.
+            let name = match name.strip_prefix(':') {
+                Some(bare) if !self.opts.dialect.is_express5() => bare,
+                _ => name,
+            };
             self.params
                 .entry((*name).to_owned())
                 .or_default()

@@ -29,7 +29,7 @@ impl Target {
     }
 
     fn enter(&mut self, len: usize, edge: Option<bool>) -> Option<Mounted> {
-        self.url.enter_mount(|| &self.original, len, edge)
+        self.url.enter_mount(|| &self.original, len, edge, false)
     }
 
     fn leave(&mut self, m: Mounted) {
