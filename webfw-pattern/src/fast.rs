@@ -345,7 +345,9 @@ impl Segments {
         let fits = (1..=MAX_PARAMS).contains(&n)
             && chunks.iter().all(|c| opts.sensitive || c.is_ascii())
             && chunks[..n].iter().all(|c| c.ends_with('/'))
-            && chunks[1..].iter().all(|c| c.is_empty() || c.starts_with('/'))
+            && chunks[1..]
+                .iter()
+                .all(|c| c.is_empty() || c.starts_with('/'))
             && (last.is_empty() || last.starts_with('/'));
         if !fits {
             return None;

@@ -158,11 +158,17 @@ fn program(source: &str, opts: Options) -> Result<(Engine, String), PatternError
     let ast = jsre::parse(&chars).map_err(|e| PatternError {
         offset: 0,
         len: 0,
-        message: format!("internal error: path-to-regexp 8 source /{source}/: {}", e.msg),
+        message: format!(
+            "internal error: path-to-regexp 8 source /{source}/: {}",
+            e.msg
+        ),
         hint: None,
     })?;
     let prefix = crate::prefix::literal_prefix(&ast.alts, insensitive);
-    Ok((Engine::Backtrack(Box::new(Program::new(ast, insensitive))), prefix))
+    Ok((
+        Engine::Backtrack(Box::new(Program::new(ast, insensitive))),
+        prefix,
+    ))
 }
 
 impl Pattern {

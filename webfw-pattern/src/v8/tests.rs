@@ -35,10 +35,16 @@ fn refusals_carry_path_to_regexp_8_messages() {
         assert!(route(path).unwrap_err().hint.is_some());
     }
     let nine = "/{a}{b}{c}{d}{e}{f}{g}{h}{i}";
-    assert_eq!(msg(nine), format!("Too many path combinations: {nine}{VISIT}"));
+    assert_eq!(
+        msg(nine),
+        format!("Too many path combinations: {nine}{VISIT}")
+    );
     assert!(route("/{a}{b}{c}{d}{e}{f}{g}{h}").is_ok());
     // the path router 2 passes on: trailing slashes gone
-    assert_eq!(msg("/ab?cd/"), format!("Unexpected ? at index 3: /ab?cd{VISIT}"));
+    assert_eq!(
+        msg("/ab?cd/"),
+        format!("Unexpected ? at index 3: /ab?cd{VISIT}")
+    );
 }
 
 #[test]
@@ -64,7 +70,10 @@ fn sources_are_path_to_regexp_8s() {
         src("/:from-:to", r),
         r"^(?:\/([^\/]+)-([^\/-]+|-))(?:\/$)?$"
     );
-    assert_eq!(src("/mw/", Options::middleware()), r"^(?:\/mw)(?:\/$)?(?=\/|$)");
+    assert_eq!(
+        src("/mw/", Options::middleware()),
+        r"^(?:\/mw)(?:\/$)?(?=\/|$)"
+    );
     assert_eq!(src("/a/", r.with_strict(true)), r"^(?:\/a\/)$");
 }
 
@@ -80,12 +89,33 @@ fn params_as_router_2_reports_them() {
                 .collect(),
         )
     };
-    let kv = |v: &[(&str, &str)]| Some(v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect());
-    assert_eq!(params("/:name.:ext", "/a.."), kv(&[("name", "a"), ("ext", ".")]));
-    assert_eq!(params("/:from-:to", "/a--"), kv(&[("from", "a"), ("to", "-")]));
-    assert_eq!(params("/:from-:to", "/a-b-c"), kv(&[("from", "a-b"), ("to", "c")]));
-    assert_eq!(params("/:name{.:ext}", "/a.b.c"), kv(&[("name", "a.b"), ("ext", "c")]));
-    assert_eq!(params("/:name{.:ext}", "/.hidden"), kv(&[("name", ".hidden")]));
+    let kv = |v: &[(&str, &str)]| {
+        Some(
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+        )
+    };
+    assert_eq!(
+        params("/:name.:ext", "/a.."),
+        kv(&[("name", "a"), ("ext", ".")])
+    );
+    assert_eq!(
+        params("/:from-:to", "/a--"),
+        kv(&[("from", "a"), ("to", "-")])
+    );
+    assert_eq!(
+        params("/:from-:to", "/a-b-c"),
+        kv(&[("from", "a-b"), ("to", "c")])
+    );
+    assert_eq!(
+        params("/:name{.:ext}", "/a.b.c"),
+        kv(&[("name", "a.b"), ("ext", "c")])
+    );
+    assert_eq!(
+        params("/:name{.:ext}", "/.hidden"),
+        kv(&[("name", ".hidden")])
+    );
     assert_eq!(params("/:name{.:ext}", "/a."), kv(&[("name", "a.")]));
     assert_eq!(params("/star/*rest", "/star/a/b/"), kv(&[("rest", "a/b/")]));
     assert_eq!(params("/star/*rest", "/star/"), None);
@@ -103,9 +133,14 @@ fn params_as_router_2_reports_them() {
 fn simple_paths_take_the_regex_free_engines() {
     let r = Options::route();
     assert_eq!(route("/plaintext").unwrap().engine(), "literal");
-    assert_eq!(route("/users/:id/books/:bookId").unwrap().engine(), "segments");
     assert_eq!(
-        Pattern::express5("/", Options::middleware()).unwrap().engine(),
+        route("/users/:id/books/:bookId").unwrap().engine(),
+        "segments"
+    );
+    assert_eq!(
+        Pattern::express5("/", Options::middleware())
+            .unwrap()
+            .engine(),
         "slash"
     );
     assert_eq!(route("/:a{/:b}").unwrap().engine(), "backtrack");
@@ -128,14 +163,35 @@ fn fast_engines_agree_with_the_regex() {
         paths.extend(level.iter().map(|p| format!("{p}/")));
     }
     let inputs = [
-        "", "/", "//", "/ab", "/AB/", "/ab//", "/ab/x", "/ab/x/", "/a.b", "/7", "/7/8", "/7/8/9",
-        "/7//", "/ab/7/ab", "/café", "/CAFÉ", "/-~/", "/(x)", "/ab/ab/ab", "/ab/ab/ab/", "/x/y/z/w",
+        "",
+        "/",
+        "//",
+        "/ab",
+        "/AB/",
+        "/ab//",
+        "/ab/x",
+        "/ab/x/",
+        "/a.b",
+        "/7",
+        "/7/8",
+        "/7/8/9",
+        "/7//",
+        "/ab/7/ab",
+        "/café",
+        "/CAFÉ",
+        "/-~/",
+        "/(x)",
+        "/ab/ab/ab",
+        "/ab/ab/ab/",
+        "/x/y/z/w",
     ];
     let mut fast = 0;
     for path in &paths {
         for bits in 0..8u8 {
             let opts = Options::new(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
-            let Ok(p) = Pattern::express5(path, opts) else { continue };
+            let Ok(p) = Pattern::express5(path, opts) else {
+                continue;
+            };
             if p.engine() == "backtrack" {
                 continue;
             }
