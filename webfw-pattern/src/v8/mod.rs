@@ -116,7 +116,11 @@ fn plan(path: &str, opts: Options) -> Result<Plan, PatternError> {
         }
         Ok(())
     })?;
-    let source = format!("^(?:{}){}", alts.join("|"), suffix(opts));
+    let raw: Vec<char> = format!("^(?:{}){}", alts.join("|"), suffix(opts))
+        .chars()
+        .collect();
+    // As `RegExp.prototype.source` shows it (line terminators escaped).
+    let source = crate::compile::v8_source(&raw);
     let fast = match (count, only) {
         (1, Some(seq)) => fast_engine(path, &seq, opts),
         _ => None,
