@@ -8,7 +8,6 @@
 
 use std::path::Path;
 
-use http::HeaderValue;
 use http::header::CONTENT_DISPOSITION;
 
 use super::Response;
@@ -187,11 +186,8 @@ impl Response {
         filename: Option<&str>,
         mut options: SendFileOptions,
     ) -> std::result::Result<(), Error> {
-        let disposition =
-            crate::http::content_disposition::content_disposition(Some(filename.unwrap_or(path)));
-        let value = crate::http::content_disposition::latin1_bytes(&disposition)
-            .and_then(|b| HeaderValue::from_bytes(&b).ok())
-            .unwrap_or_else(|| HeaderValue::from_static("attachment"));
+        // content-disposition 0.5 or 2, as the app's Express writes it.
+        let value = self.disposition(Some(filename.unwrap_or(path)));
         options.headers.retain(|(n, _)| *n != CONTENT_DISPOSITION);
         options.headers.insert(0, (CONTENT_DISPOSITION, value));
         let full = if options.config.root.is_none() {
