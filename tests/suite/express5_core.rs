@@ -244,3 +244,90 @@ async fn a_param_callback_named_with_a_colon_never_runs() {
     assert_eq!(four.text(), "ran true");
     assert_eq!(five.text(), "ran false");
 }
+
+#[tokio::test]
+async fn types_come_from_mime_types_3_and_keep_their_parameters() {
+    let setup = |app: &mut App| {
+        app.get("/t/:ext", |req: &mut Request, res: &mut Response| {
+            let ext = req.param("ext").unwrap_or_default().to_owned();
+            res.type_(&ext).send(&b"typed"[..])
+        });
+        app.get("/set", |req: &mut Request, res: &mut Response| {
+            let v = req.query()["v"].as_str().unwrap_or("text/plain").to_owned();
+            res.set("Content-Type", v).send(&b"typed"[..])
+        });
+        app.get("/flowed", |_: &mut Request, res: &mut Response| {
+            res.set("Content-Type", "text/plain; format=flowed")
+                .send("text")
+        });
+    };
+    for (ext, four_type, five_type) in [
+        (
+            "js",
+            "application/javascript; charset=utf-8",
+            "text/javascript; charset=utf-8",
+        ),
+        ("ico", "image/x-icon", "image/vnd.microsoft.icon"),
+        (
+            "nope",
+            "application/octet-stream",
+            "application/octet-stream",
+        ),
+    ] {
+        let (four, five) = both(setup, "GET", &format!("/t/{ext}"), &[]).await;
+        assert_eq!(four.header("content-type"), Some(four_type), "{ext}");
+        assert_eq!(five.header("content-type"), Some(five_type), "{ext}");
+    }
+    let (four, five) = both(setup, "GET", "/set?v=text/x-charset-info", &[]).await;
+    assert_eq!(
+        four.header("content-type"),
+        Some("text/x-charset-info; charset=utf-8")
+    );
+    assert_eq!(five.header("content-type"), Some("text/x-charset-info"));
+    let (four, five) = both(setup, "GET", "/flowed", &[]).await;
+    assert_eq!(
+        four.header("content-type"),
+        Some("text/plain; charset=utf-8; format=flowed")
+    );
+    assert_eq!(
+        five.header("content-type"),
+        Some("text/plain; format=flowed; charset=utf-8")
+    );
+}
+
+#[tokio::test]
+async fn range_fresh_and_is_follow_the_express_5_packages() {
+    let setup = |app: &mut App| {
+        app.get("/range", |req: &mut Request, res: &mut Response| {
+            let r = format!("{:?}", req.range(1000, false));
+            res.send(r)
+        });
+        app.get("/fresh", |req: &mut Request, res: &mut Response| {
+            res.set("ETag", "\"v1\"");
+            res.set("Last-Modified", "Wed, 01 Jan 2020 00:00:00 GMT");
+            let fresh = req.fresh(res);
+            res.send(format!("fresh {fresh}"))
+        });
+        app.post("/is", |req: &mut Request, res: &mut Response| {
+            let is = req.is(&["json"]).unwrap_or_default();
+            res.send(format!("is {is}"))
+        });
+    };
+    let (four, five) = both(setup, "GET", "/range", &[("Range", "bytes=0-5,x-y")]).await;
+    assert!(four.text().contains("Ranges"), "{}", four.text());
+    assert_eq!(five.text(), "Some(Malformed)");
+    let conditional = [
+        ("If-None-Match", "\"v1\""),
+        ("If-Modified-Since", "Tue, 01 Jan 2019 00:00:00 GMT"),
+    ];
+    let (four, five) = both(setup, "GET", "/fresh", &conditional).await;
+    assert_eq!((four.status, four.text()), (200, "fresh false".to_owned()));
+    assert_eq!(five.status, 304);
+    let body = [
+        ("Content-Type", "application/json; charset"),
+        ("Content-Length", "0"),
+    ];
+    let (four, five) = both(setup, "POST", "/is", &body).await;
+    assert_eq!(four.text(), "is ");
+    assert_eq!(five.text(), "is json");
+}

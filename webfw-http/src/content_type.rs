@@ -6,6 +6,8 @@
 //! assert_eq!(parse("text/html; charset").unwrap_err(), InvalidMediaType::ParameterFormat);
 //! ```
 
+pub mod v2;
+
 use super::is_js_whitespace;
 use std::borrow::Cow;
 use std::collections::BTreeMap;

@@ -1,4 +1,5 @@
-//! Conditional-GET freshness exactly as the `fresh` 0.5.2 package decides it (`req.fresh`).
+//! Conditional-GET freshness exactly as the `fresh` 0.5.2 package decides it (`req.fresh`),
+//! and as fresh 2.0 does ([`is_fresh_v2`]: Express 5's `req.fresh`, send 1).
 //!
 //! ```
 //! use webfw_http::fresh::is_fresh;
@@ -75,6 +76,59 @@ pub fn is_fresh(
     }
 
     true
+}
+
+/// fresh 2.0's rule: as [`is_fresh`], except that `If-None-Match`, when present, decides
+/// alone (`*` is fresh, else a weakly equal ETag is needed) and `If-Modified-Since` is only
+/// looked at without it.
+///
+/// ```
+/// use webfw_http::fresh::{is_fresh, is_fresh_v2};
+/// let (etag, lm) = (Some(r#"W/"5-x""#), Some("Sat, 01 Jan 2000 00:00:00 GMT"));
+/// let older = Some("Fri, 31 Dec 1999 00:00:00 GMT");
+/// // A matching ETag wins over an older date.
+/// assert!(is_fresh_v2(Some(r#"W/"5-x""#), older, None, etag, lm));
+/// assert!(!is_fresh(Some(r#"W/"5-x""#), older, None, etag, lm));
+/// // `*` is fresh without any ETag.
+/// assert!(is_fresh_v2(Some("*"), None, None, None, None));
+/// assert!(!is_fresh_v2(Some("*"), None, Some("no-cache"), None, None));
+/// ```
+pub fn is_fresh_v2(
+    req_if_none_match: Option<&str>,
+    req_if_modified_since: Option<&str>,
+    req_cache_control: Option<&str>,
+    res_etag: Option<&str>,
+    res_last_modified: Option<&str>,
+) -> bool {
+    let none_match = req_if_none_match.filter(|s| !s.is_empty());
+    let modified_since = req_if_modified_since.filter(|s| !s.is_empty());
+
+    if none_match.is_none() && modified_since.is_none() {
+        return false;
+    }
+    if req_cache_control.is_some_and(has_no_cache_token) {
+        return false;
+    }
+
+    if let Some(none_match) = none_match {
+        if none_match == "*" {
+            return true;
+        }
+        let Some(etag) = res_etag.filter(|s| !s.is_empty()) else {
+            return false;
+        };
+        return token_list(none_match).any(|token| weak_equal(token, etag));
+    }
+
+    let (Some(modified_since), Some(last_modified)) =
+        (modified_since, res_last_modified.filter(|s| !s.is_empty()))
+    else {
+        return false;
+    };
+    matches!(
+        (parse_date(last_modified), parse_date(modified_since)),
+        (Some(lm), Some(ims)) if lm <= ims
+    )
 }
 
 /// `token === etag || token === 'W/' + etag || 'W/' + token === etag`, without allocating.

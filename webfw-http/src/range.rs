@@ -1,4 +1,6 @@
-//! The `Range` header as `range-parser` 1.2 reads it (`req.range`, `send`).
+//! The `Range` header as `range-parser` 1.2 reads it (`req.range`, `send`)
+//! and, with [`parse_strict`], as range-parser 1.3 does (Express 5's
+//! `req.range`, send 1).
 //!
 //! ```
 //! use webfw_http::range::{parse, ByteRange, ParsedRange};
@@ -43,7 +45,8 @@ impl ByteRange {
 pub enum ParsedRange {
     /// No range lies within the size (`-1` in range-parser).
     Unsatisfiable,
-    /// The header has no `=` (`-2` in range-parser).
+    /// The header has no `=` (`-2` in range-parser); for [`parse_strict`]
+    /// also any malformed part.
     Malformed,
     /// The unit before `=` (`bytes`) and the satisfiable ranges, in the
     /// header's order.
@@ -124,6 +127,80 @@ pub fn parse(size: u64, header: &str, combine: bool) -> ParsedRange {
         unit: header[..eq].to_owned(),
         ranges,
     }
+}
+
+/// range-parser 1.3: as [`parse`], except that any malformed part makes
+/// the whole header [`ParsedRange::Malformed`] (`-2`) instead of being
+/// skipped: a part without `-`, or one whose ends (trimmed of white space)
+/// are not plain decimal digits (`x`, `0x10`, `+1`, `1-2-3`), or `-` alone.
+/// Unsatisfiable parts are still dropped, and only them left is `-1`.
+///
+/// ```
+/// use webfw_http::range::{parse_strict, ByteRange, ParsedRange};
+/// assert_eq!(parse_strict(1000, "bytes=abc", false), ParsedRange::Malformed);
+/// assert_eq!(parse_strict(1000, "bytes=0-5,x-y", false), ParsedRange::Malformed);
+/// assert_eq!(parse_strict(1000, "bytes=2000-", false), ParsedRange::Unsatisfiable);
+/// assert_eq!(
+///     parse_strict(1000, "bytes= 0-5 ,-10", false),
+///     ParsedRange::Ranges {
+///         unit: "bytes".into(),
+///         ranges: vec![ByteRange { start: 0, end: 5 }, ByteRange { start: 990, end: 999 }],
+///     }
+/// );
+/// ```
+pub fn parse_strict(size: u64, header: &str, combine: bool) -> ParsedRange {
+    let Some(eq) = header.find('=') else {
+        return ParsedRange::Malformed;
+    };
+    let size = i128::from(size);
+    let mut ranges = Vec::new();
+    for spec in header[eq + 1..].split(',') {
+        let Some(dash) = spec.find('-') else {
+            return ParsedRange::Malformed;
+        };
+        let start_text = spec[..dash].trim_matches(super::is_js_whitespace);
+        let end_text = spec[dash + 1..].trim_matches(super::is_js_whitespace);
+        // `None` is NaN, which every later step keeps and which ends it.
+        let (start, end) = match (start_text.is_empty(), end_text.is_empty()) {
+            (true, _) => (parse_pos(end_text).map(|n| size - n), Some(size - 1)),
+            (false, true) => (parse_pos(start_text), Some(size - 1)),
+            (false, false) => (parse_pos(start_text), parse_pos(end_text)),
+        };
+        let (Some(start), Some(end)) = (start, end.map(|e| e.min(size - 1))) else {
+            return ParsedRange::Malformed;
+        };
+        if start > end || start < 0 {
+            continue;
+        }
+        // Both lie in 0..size here, so they fit.
+        ranges.push(ByteRange {
+            start: start as u64,
+            end: end as u64,
+        });
+    }
+    if ranges.is_empty() {
+        return ParsedRange::Unsatisfiable;
+    }
+    if combine {
+        ranges = combine_ranges(ranges);
+    }
+    ParsedRange::Ranges {
+        unit: header[..eq].to_owned(),
+        ranges,
+    }
+}
+
+/// range-parser 1.3's `parsePos`: `/^\d+$/` (ASCII digits) as a number,
+/// else NaN (`None`). Saturates as [`parse_int`] does.
+fn parse_pos(s: &str) -> Option<i128> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    const CAP: i128 = 1 << 100;
+    Some(
+        s.bytes()
+            .fold(0i128, |n, b| (n * 10 + i128::from(b - b'0')).min(CAP)),
+    )
 }
 
 /// JavaScript's `parseInt(s, 10)`: leading white space, an optional sign,
@@ -245,6 +322,57 @@ mod tests {
         assert_eq!(
             ranges(1000, "bytes=0-10,5-20,30-40", true),
             [(0, 20), (30, 40)]
+        );
+    }
+
+    #[test]
+    fn strict_refuses_any_malformed_part() {
+        use ParsedRange::{Malformed, Unsatisfiable};
+        for h in [
+            "bytes",
+            "bytes=",
+            "bytes=abc",
+            "bytes=0-5,x-y",
+            "bytes=0x10-20",
+            "bytes=1-2-3",
+            "bytes=+1-2",
+            "bytes=1x-2",
+            "bytes=-",
+            "bytes=0-5,",
+            "bytes=0-1=2",
+        ] {
+            assert_eq!(parse_strict(1000, h, true), Malformed, "{h}");
+        }
+        assert_eq!(parse_strict(1000, "bytes=2000-3000", true), Unsatisfiable);
+        assert_eq!(parse_strict(1000, "bytes=5-1,2000-", true), Unsatisfiable);
+        assert_eq!(parse_strict(0, "bytes=0-", true), Unsatisfiable);
+        assert_eq!(parse_strict(10, "bytes=-5000", true), Unsatisfiable);
+        assert_eq!(
+            parse_strict(10, &format!("bytes={}-", "9".repeat(400)), true),
+            Unsatisfiable
+        );
+    }
+
+    #[test]
+    fn strict_reads_well_formed_parts_as_before() {
+        let strict = |size, h: &str| -> Vec<(u64, u64)> {
+            match parse_strict(size, h, false) {
+                ParsedRange::Ranges { ranges, .. } => {
+                    ranges.iter().map(|r| (r.start, r.end)).collect()
+                }
+                other => panic!("{h}: {other:?}"),
+            }
+        };
+        assert_eq!(strict(1000, "bytes=0-499"), [(0, 499)]);
+        assert_eq!(strict(1000, "bytes=-400"), [(600, 999)]);
+        assert_eq!(strict(1000, "bytes=400-"), [(400, 999)]);
+        assert_eq!(strict(1000, "bytes=500-2000"), [(500, 999)]);
+        assert_eq!(strict(1000, "bytes=\u{a0}1 - 2\t"), [(1, 2)]);
+        assert_eq!(strict(1000, "bytes=007-8"), [(7, 8)]);
+        assert_eq!(strict(1000, "bytes=9-1,3-4"), [(3, 4)]);
+        assert_eq!(
+            parse_strict(150, "bytes=0-4,90-99,5-75,100-199,101-102", true),
+            parse(150, "bytes=0-4,90-99,5-75,100-199,101-102", true)
         );
     }
 }

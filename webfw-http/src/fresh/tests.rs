@@ -202,3 +202,41 @@ fn express_send_etag_round_trip() {
     assert!(inm(etag, Some(etag)));
     assert!(inm("\"5-qvTGHdzF6KLavt4PO0gs2a6pQ00\"", Some(etag)));
 }
+
+fn v2(inm: Option<&str>, ims: Option<&str>, cc: Option<&str>) -> bool {
+    is_fresh_v2(inm, ims, cc, Some(ETAG), Some(LM))
+}
+
+#[test]
+fn v2_if_none_match_decides_alone() {
+    // A match wins over an older date; a mismatch loses to a newer one.
+    assert!(v2(Some(ETAG), Some(EARLIER), None));
+    assert!(!v2(Some("\"bar\""), Some(LATER), None));
+    assert!(v2(Some("W/\"foo\""), Some("garbage"), None));
+    assert!(v2(Some("\"a\", \"foo\""), None, None));
+    // `*` is fresh whatever the date and even without an ETag.
+    assert!(v2(Some("*"), Some(EARLIER), None));
+    assert!(is_fresh_v2(Some("*"), None, None, None, None));
+    assert!(!is_fresh_v2(Some(ETAG), None, None, None, Some(LM)));
+    // `* ` is a token list, not the wildcard.
+    assert!(!v2(Some("* "), None, None));
+}
+
+#[test]
+fn v2_if_modified_since_without_if_none_match() {
+    assert!(v2(None, Some(LM), None));
+    assert!(v2(None, Some(LATER), None));
+    assert!(!v2(None, Some(EARLIER), None));
+    assert!(!v2(None, Some("garbage"), None));
+    assert!(!is_fresh_v2(None, Some(LM), None, Some(ETAG), None));
+    // An empty If-None-Match is absent: the date decides.
+    assert!(v2(Some(""), Some(LM), None));
+}
+
+#[test]
+fn v2_keeps_the_unconditional_and_no_cache_rules() {
+    assert!(!v2(None, None, None));
+    assert!(!v2(Some(""), Some(""), None));
+    assert!(!v2(Some(ETAG), None, Some("max-age=0, no-cache")));
+    assert!(v2(Some(ETAG), None, Some("no-cache-x")));
+}

@@ -55,7 +55,14 @@ impl ServedApp {
                     Err(resume) => return Some(resume),
                 }
             }
-            None => Exit::Next(None),
+            None => {
+                // Express 5's `app.handle` sets the header even without a
+                // router; Express 4 returned before its init middleware.
+                if self.app.dialect().is_express5() {
+                    self.init(res);
+                }
+                Exit::Next(None)
+            }
         };
         self.finish_root(req, res, exit);
         None

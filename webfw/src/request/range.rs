@@ -7,7 +7,9 @@ impl Request {
     /// `req.range(size, {combine})`: the request's `Range` header parsed
     /// for a resource of `size` bytes (range-parser 1.2); `None` without
     /// the header. [`ParsedRange::Unsatisfiable`] and
-    /// [`ParsedRange::Malformed`] are Express's `-1` and `-2`.
+    /// [`ParsedRange::Malformed`] are Express's `-1` and `-2`. An Express 5
+    /// app parses with range-parser 1.3, where one malformed part makes the
+    /// whole header `-2`.
     ///
     /// ```
     /// use webfw::{ByteRange, ParsedRange};
@@ -25,6 +27,10 @@ impl Request {
             .get(http::header::RANGE)
             .and_then(header_str)
             .filter(|s| !s.is_empty())?;
+        if self.app.dialect().is_express5() {
+            // range-parser 1.3: any malformed part makes the whole header -2.
+            return Some(crate::http::range::parse_strict(size, header, combine));
+        }
         Some(parse(size, header, combine))
     }
 }

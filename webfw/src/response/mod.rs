@@ -513,7 +513,20 @@ impl Response {
     /// res.type_("json");
     /// assert_eq!(res.get("content-type"), Some("application/json; charset=utf-8"));
     /// ```
+    ///
+    /// An Express 5 app looks extensions up in mime-types 3 (`js` is
+    /// `text/javascript; charset=utf-8`, an unknown one
+    /// `application/octet-stream`).
     pub fn type_(&mut self, t: &str) -> &mut Self {
+        if self.app.dialect().is_express5() {
+            let ct = if t.contains('/') {
+                std::borrow::Cow::Borrowed(t)
+            } else {
+                crate::http::mime::v3::content_type_or_octet_stream(t)
+            };
+            self.set_content_type(&ct);
+            return self;
+        }
         // The common types first: they all contain `/`.
         if let Some(v) = crate::http::mime::with_utf8_static(t) {
             self.put_static_type(v);
@@ -528,6 +541,12 @@ impl Response {
     /// `res.set('Content-Type', v)`: the charset rule, with the common values
     /// served from static strings (this runs on most requests).
     fn set_content_type(&mut self, value: &str) {
+        if self.app.dialect().is_express5() {
+            // mime-types 3's `contentType`; Node writes its `false` as text.
+            let v = crate::http::mime::v3::content_type(value);
+            self.insert_value(CONTENT_TYPE, v.as_deref().unwrap_or("false"));
+            return;
+        }
         if let Some(v) = crate::http::mime::with_utf8_static(value) {
             self.put_static_type(v);
             return;
@@ -780,13 +799,26 @@ impl Response {
             return false;
         }
         let h = |n: http::header::HeaderName| req_headers.get(n).and_then(header_str);
-        crate::http::fresh::is_fresh(
+        self.fresh_rule()(
             h(http::header::IF_NONE_MATCH),
             h(http::header::IF_MODIFIED_SINCE),
             h(http::header::CACHE_CONTROL),
             self.get(ETAG.as_str()),
             self.get(LAST_MODIFIED.as_str()),
         )
+    }
+
+    /// fresh 0.5 (Express 4: both conditions must hold) or fresh 2
+    /// (Express 5: `If-None-Match` decides alone).
+    #[inline]
+    fn fresh_rule(
+        &self,
+    ) -> fn(Option<&str>, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> bool {
+        if self.app.dialect().is_express5() {
+            crate::http::fresh::is_fresh_v2
+        } else {
+            crate::http::fresh::is_fresh
+        }
     }
 
     /// Freshness from the copied conditional headers (no request at hand).
@@ -803,7 +835,7 @@ impl Response {
         fn s(v: &Option<HeaderValue>) -> Option<&str> {
             v.as_ref().and_then(header_str)
         }
-        crate::http::fresh::is_fresh(
+        self.fresh_rule()(
             s(&c.if_none_match),
             s(&c.if_modified_since),
             s(&c.cache_control),

@@ -175,14 +175,22 @@ impl Response {
                     Some(ct) if is_canonical_utf8(ct.as_bytes()) => {}
                     Some(ct) => {
                         let ct = std::str::from_utf8(ct.as_bytes()).unwrap_or("");
-                        match crate::http::content_type::set_charset(ct, "utf-8") {
+                        let set = if self.app.dialect().is_express5() {
+                            // content-type 2: parameters keep their order.
+                            crate::http::content_type::v2::set_charset(ct, "utf-8")
+                                .map_err(|e| e.to_string())
+                        } else {
+                            crate::http::content_type::set_charset(ct, "utf-8")
+                                .map_err(|e| e.to_string())
+                        };
+                        match set {
                             Ok(v) => {
                                 if v != ct {
                                     self.insert_value(CONTENT_TYPE, &v);
                                 }
                             }
                             Err(e) => {
-                                return Err(Error::new(e.to_string()).with_name("TypeError"));
+                                return Err(Error::new(e).with_name("TypeError"));
                             }
                         }
                     }
