@@ -170,6 +170,9 @@ mod tests {
             sentinel(["utf8=x", "b"].into_iter(), Charset::Iso88591),
             (Charset::Iso88591, Some(0))
         );
-        assert_eq!(sentinel(["a"].into_iter(), Charset::Utf8), (Charset::Utf8, None));
+        assert_eq!(
+            sentinel(["a"].into_iter(), Charset::Utf8),
+            (Charset::Utf8, None)
+        );
     }
 }
