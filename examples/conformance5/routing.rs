@@ -165,9 +165,8 @@ pub fn routes(app: &mut App) {
         },
     );
 
-    let mut strict = webfw::express5::router_with(
-        RouterOptions::new().case_sensitive(true).strict(true),
-    );
+    let mut strict =
+        webfw::express5::router_with(RouterOptions::new().case_sensitive(true).strict(true));
     strict.get("/Abc", text("strict /Abc"));
     strict.get("/dir/", text("strict /dir/"));
     strict.get("/file", text("strict /file"));

@@ -1,5 +1,6 @@
 //! `Content-Type` parsing and formatting as the `content-type` 1.0.5 package does it, plus the
 //! two charset rules Express applies on top (`res.send` strings and `res.set('Content-Type')`).
+//! [`parse_lenient`] is content-type 2.1's parser, which Express 5 uses and which never fails.
 //!
 //! ```
 //! use webfw_http::content_type::{InvalidMediaType, parse};
@@ -361,6 +362,9 @@ fn is_quoted_pair_char(c: char) -> bool {
 fn is_text_char(c: char) -> bool {
     matches!(c, '\u{b}' | ' '..='~' | '\u{80}'..='\u{ff}')
 }
+
+mod lenient;
+pub use lenient::{media_type_lenient, parse_lenient, valid_media_type};
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,5 @@
-//! The `qs` 6.16.2 query-string parser, as Express uses it.
+//! The `qs` query-string parser (6.16.2, and the charset options of 6.17 that body-parser 2
+//! passes), as Express uses it.
 //!
 //! Express's "extended" query parser calls `qs.parse(str, { allowPrototypes: true, arrayLimit: 1000 })`
 //! and `express.urlencoded({ extended: true })` calls it with `depth: 32, strictDepth: true` and
@@ -27,6 +28,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+mod charset;
+pub use charset::Charset;
+
 /// The most bracket groups ever split off one key, whatever [`QsOptions::depth`] says.
 ///
 /// Building and serialising the result recurses once per nesting level, so an unbounded depth
@@ -42,7 +46,8 @@ pub const MAX_DEPTH: usize = 1000;
 /// The qs options that Express's callers set; all other qs options keep their defaults.
 ///
 /// `Default` gives Express's query-parser settings (`depth` 5, `arrayLimit` 1000,
-/// `parameterLimit` 1000, `strictDepth` false, `allowPrototypes` true).
+/// `parameterLimit` 1000, `strictDepth` false, `allowPrototypes` true, UTF-8, no sentinel, no
+/// entities). qs 6.17's own `arrayLimit` default, 20, is `array_limit: 20`.
 ///
 /// ```
 /// use webfw_http::qs::QsOptions;
@@ -64,6 +69,13 @@ pub struct QsOptions {
     /// Keep keys named like `Object.prototype` members (`hasOwnProperty`, `toString`, …).
     /// `__proto__` is dropped either way.
     pub allow_prototypes: bool,
+    /// `charset`: how percent-escapes are decoded (default UTF-8).
+    pub charset: Charset,
+    /// `charsetSentinel`: a `utf8=` part (the `✓` a form sends) picks the charset and is
+    /// dropped from the result.
+    pub charset_sentinel: bool,
+    /// `interpretNumericEntities`: in ISO-8859-1, `&#NNNN;` in a value becomes that character.
+    pub interpret_numeric_entities: bool,
 }
 
 impl Default for QsOptions {
@@ -74,6 +86,9 @@ impl Default for QsOptions {
             parameter_limit: 1000,
             strict_depth: false,
             allow_prototypes: true,
+            charset: Charset::Utf8,
+            charset_sentinel: false,
+            interpret_numeric_entities: false,
         }
     }
 }
@@ -338,16 +353,32 @@ fn parse_values(input: &str, opts: &QsOptions, cx: &Cx) -> Obj {
     // A null-prototype object in qs, so it enumerates in V8 order too (which matters: `0=x`
     // is processed before `a=y` whatever their order in the input).
     let mut flat = Obj::default();
-    for part in clean.split('&').take(opts.parameter_limit) {
+    let parts = || clean.split('&').take(opts.parameter_limit);
+    let (cs, skip) = if opts.charset_sentinel {
+        charset::sentinel(parts(), opts.charset)
+    } else {
+        (opts.charset, None)
+    };
+    let entities = opts.interpret_numeric_entities && cs == Charset::Iso88591;
+    for (i, part) in parts().enumerate() {
+        if skip == Some(i) {
+            continue;
+        }
         // `a[b]=c=d` splits after `]`, so `=` inside a bracketed key's value stays in the value.
         let pos = match part.find("]=") {
             Some(p) => Some(p + 1),
             None => part.find('='),
         };
-        let (key, val) = match pos {
-            None => (decode(part), String::new()),
-            Some(p) => (decode(&part[..p]), decode(&part[p + 1..])),
+        let (key, mut val) = match pos {
+            None => (charset::decode(part, cs), String::new()),
+            Some(p) => (
+                charset::decode(&part[..p], cs),
+                charset::decode(&part[p + 1..], cs),
+            ),
         };
+        if entities && let Cow::Owned(v) = charset::numeric_entities(&val) {
+            val = v;
+        }
         match flat.get_mut(&key) {
             Some(slot) => {
                 let old = std::mem::take(slot);
@@ -391,16 +422,6 @@ fn unescape_brackets(input: &str) -> Cow<'_, str> {
     }
     out.push_str(&input[last..]);
     Cow::Owned(out)
-}
-
-/// `utils.decode` for utf-8: `+` is a space, then `decodeURIComponent`, or the raw text
-/// (with spaces) when that would throw.
-fn decode(s: &str) -> String {
-    let spaced = s.replace('+', " ");
-    match decode_uri_component(&spaced) {
-        Some(decoded) => decoded,
-        None => spaced,
-    }
 }
 
 /// JavaScript's `decodeURIComponent`; `None` where it throws a `URIError`.
@@ -506,7 +527,13 @@ fn split_key<'k>(key: &'k str, opts: &QsOptions) -> Result<Option<Vec<Cow<'k, st
     let guard = |s: &str| !opts.allow_prototypes && is_prototype_key(s);
     let depth = opts.depth.min(MAX_DEPTH);
     if depth == 0 {
-        return Ok((!guard(key)).then(|| vec![Cow::Borrowed(key)]));
+        // `parse_object` strips one wrapping bracket pair (`[toString]` is `toString`), so
+        // that is the name to guard.
+        let stored = key
+            .strip_prefix('[')
+            .and_then(|k| k.strip_suffix(']'))
+            .unwrap_or(key);
+        return Ok((!guard(stored)).then(|| vec![Cow::Borrowed(key)]));
     }
     let mut segments = Vec::new();
     let first = key.find('[');

@@ -241,14 +241,16 @@ pub fn type_is<S: AsRef<str>>(content_type: Option<&str>, types: &[S]) -> Option
 /// assert_eq!(type_is_lenient(Some("nope"), &["json"]), None);
 /// ```
 pub fn type_is_lenient<S: AsRef<str>>(content_type: Option<&str>, types: &[S]) -> Option<String> {
-    let mut buf = [0u8; MAX_TYPE];
-    let actual = normalize_lenient_into(content_type?, &mut buf)?;
-    if types.is_empty() {
-        return Some(actual.to_owned());
+    let actual = crate::content_type::media_type_lenient(content_type?);
+    if !crate::content_type::valid_media_type(&actual) {
+        return None;
     }
-    let t = first_match(actual, types)?;
+    if types.is_empty() {
+        return Some(actual.into_owned());
+    }
+    let t = first_match(&actual, types)?;
     Some(if t.starts_with('+') || t.contains('*') {
-        actual.to_owned()
+        actual.into_owned()
     } else {
         t.to_owned()
     })
@@ -261,23 +263,11 @@ pub fn type_is_lenient<S: AsRef<str>>(content_type: Option<&str>, types: &[S]) -
 /// assert!(matches_lenient(Some("application/json;;charset=utf-8"), &["json"]));
 /// ```
 pub fn matches_lenient<S: AsRef<str>>(content_type: Option<&str>, types: &[S]) -> bool {
-    let mut buf = [0u8; MAX_TYPE];
     content_type
-        .and_then(|ct| normalize_lenient_into(ct, &mut buf))
-        .is_some_and(|actual| first_match(actual, types).is_some())
-}
-
-/// type-is 2's `normalizeType`: the text before the first `;`, trimmed of
-/// spaces and tabs, lower-cased, then media-typer's name rules.
-fn normalize_lenient_into<'b>(value: &str, buf: &'b mut [u8; MAX_TYPE]) -> Option<&'b str> {
-    let ty = value.split(';').next().unwrap_or("");
-    let ty = ty.trim_matches([' ', '\t']);
-    let out = buf.get_mut(..ty.len())?;
-    out.copy_from_slice(ty.as_bytes());
-    out.make_ascii_lowercase();
-    let lower = std::str::from_utf8(out).ok()?;
-    let (t, s) = lower.split_once('/')?;
-    (valid_name(t, b"!#$&^_-") && valid_name(s, b"!#$&^_.+-")).then_some(lower)
+        .map(crate::content_type::media_type_lenient)
+        .is_some_and(|t| {
+            crate::content_type::valid_media_type(&t) && first_match(&t, types).is_some()
+        })
 }
 
 /// Whether `typeis(contentType, types)` finds a match (a non-empty list).

@@ -17,6 +17,10 @@
 //! assert_eq!(app.dialect(), webfw::Dialect::Express5);
 //! ```
 
+use crate::body::{
+    JsonOptions, JsonParser, RawOptions, RawParser, TextOptions, TextParser, UrlencodedOptions,
+    UrlencodedParser,
+};
 use crate::{App, Dialect, Router, RouterOptions};
 
 /// `express()` of express 5.
@@ -85,4 +89,130 @@ pub fn static_with(
     options: crate::StaticOptions,
 ) -> crate::files::Static5 {
     crate::files::Static5::new(root.into(), options)
+}
+
+// body-parser 2
+//
+// `express.json`, `express.urlencoded`, `express.text` and `express.raw` of
+// express 5 are body-parser 2.4's. They take the same options types as the
+// Express 4 parsers (`webfw::json(...)` and friends, body-parser 1.20);
+// what differs is decided once, here, when the parser is made:
+// - a request the parser does not read (no body, another type, parsed
+//   already, or an error) leaves `req.body` as it was, `undefined` if nothing
+//   set it, where body-parser 1 makes it `{}`;
+// - `Content-Encoding: br` is decoded (any case), other unknown encodings
+//   (`zstd`) are 415;
+// - `Content-Type` is read leniently (`application/json;;charset=utf-8`);
+// - `urlencoded`: `extended` defaults to `false`, which is qs keeping keys
+//   whole (brackets stay text, `__proto__` dropped) within `parameterLimit`;
+//   UTF-8 and ISO-8859-1 bodies, with `defaultCharset`, `charsetSentinel`
+//   and `interpretNumericEntities`.
+
+/// `express.json()` of express 5 (body-parser 2): JSON bodies into
+/// `req.body`; other requests leave it `undefined`.
+///
+/// ```
+/// use webfw::prelude::*;
+/// let mut app = webfw::express5::app();
+/// app.post("/users", (webfw::express5::json(), |req: &mut Request, res: &mut Response| {
+///     if req.body().is_undefined() {
+///         return res.status(415).send("send JSON");
+///     }
+///     let body = req.body().clone();
+///     res.status(201).json(&body)
+/// }));
+/// ```
+pub fn json() -> JsonParser {
+    json_with(JsonOptions::new())
+}
+
+/// `express.json(options)` of express 5.
+///
+/// ```
+/// use webfw::body::JsonOptions;
+/// let parser = webfw::express5::json_with(JsonOptions::new().limit("1mb").strict(false));
+/// ```
+pub fn json_with(options: JsonOptions) -> JsonParser {
+    crate::body::json(options.into_express5())
+}
+
+/// `express.urlencoded()` of express 5 (body-parser 2): form bodies into
+/// `req.body` with keys kept whole (`extended: false`: `a[b]=1` is
+/// `{"a[b]": "1"}`); UTF-8 or ISO-8859-1.
+///
+/// ```
+/// use webfw::prelude::*;
+/// let mut app = webfw::express5::app();
+/// app.use_(webfw::express5::urlencoded());
+/// app.post("/login", |req: &mut Request, res: &mut Response| {
+///     let user = req.body().get("user").and_then(|v| v.as_str()).unwrap_or("").to_owned();
+///     res.send(format!("hello {user}"))
+/// });
+/// ```
+pub fn urlencoded() -> UrlencodedParser {
+    urlencoded_with(UrlencodedOptions::new())
+}
+
+/// `express.urlencoded(options)` of express 5: `extended` defaults to
+/// `false`; `defaultCharset`, `charsetSentinel` and
+/// `interpretNumericEntities` apply.
+///
+/// ```
+/// use webfw::body::UrlencodedOptions;
+/// let nested = webfw::express5::urlencoded_with(UrlencodedOptions::new().extended(true).depth(5));
+/// let latin1 = webfw::express5::urlencoded_with(UrlencodedOptions::new().default_charset("iso-8859-1"));
+/// ```
+pub fn urlencoded_with(options: UrlencodedOptions) -> UrlencodedParser {
+    crate::body::urlencoded(options.into_express5())
+}
+
+/// `express.text()` of express 5 (body-parser 2): `text/plain` bodies into
+/// `req.body` as a string.
+///
+/// ```
+/// use webfw::prelude::*;
+/// let mut app = webfw::express5::app();
+/// app.post("/echo", (webfw::express5::text(), |req: &mut Request, res: &mut Response| {
+///     let s = req.body().as_str().unwrap_or_default().to_owned();
+///     res.send(s)
+/// }));
+/// ```
+pub fn text() -> TextParser {
+    text_with(TextOptions::new())
+}
+
+/// `express.text(options)` of express 5.
+///
+/// ```
+/// use webfw::body::TextOptions;
+/// let any = webfw::express5::text_with(TextOptions::new().type_("*/*").default_charset("latin1"));
+/// ```
+pub fn text_with(options: TextOptions) -> TextParser {
+    crate::body::text(options.into_express5())
+}
+
+/// `express.raw()` of express 5 (body-parser 2):
+/// `application/octet-stream` bodies into `req.body` as bytes.
+///
+/// ```
+/// use webfw::prelude::*;
+/// use webfw::body::Body;
+/// let mut app = webfw::express5::app();
+/// app.post("/upload", (webfw::express5::raw(), |req: &mut Request, res: &mut Response| {
+///     let n = match req.body() { Body::Bytes(b) => b.len(), _ => 0 };
+///     res.send(format!("{n} bytes"))
+/// }));
+/// ```
+pub fn raw() -> RawParser {
+    raw_with(RawOptions::new())
+}
+
+/// `express.raw(options)` of express 5.
+///
+/// ```
+/// use webfw::body::RawOptions;
+/// let any = webfw::express5::raw_with(RawOptions::new().type_("*/*").limit("1mb"));
+/// ```
+pub fn raw_with(options: RawOptions) -> RawParser {
+    crate::body::raw(options.into_express5())
 }

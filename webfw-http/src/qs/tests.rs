@@ -383,6 +383,9 @@ fn odd_inputs_do_not_panic() {
             parameter_limit: usize::MAX,
             strict_depth: false,
             allow_prototypes: false,
+            charset: Charset::Iso88591,
+            charset_sentinel: true,
+            interpret_numeric_entities: true,
         },
         QsOptions {
             depth: 0,
@@ -390,6 +393,7 @@ fn odd_inputs_do_not_panic() {
             parameter_limit: 0,
             strict_depth: true,
             allow_prototypes: true,
+            ..QsOptions::default()
         },
     ];
     for o in &configs {
@@ -416,4 +420,78 @@ fn many_parameters_stay_linear() {
     assert_eq!(v["a"].as_array().map(Vec::len), Some(n));
     assert_eq!(v["b"].as_array().map(Vec::len), Some(n));
     assert_eq!(v["c"]["x"].as_array().map(Vec::len), Some(n));
+}
+
+// --- body-parser 2's urlencoded (`extended: false` is depth 0), checked against qs 6.17.1 ----
+
+fn simple(input: &str) -> String {
+    let o = QsOptions {
+        depth: 0,
+        strict_depth: true,
+        array_limit: input.split('&').count(),
+        ..QsOptions::default()
+    };
+    q_with(input, &o)
+}
+
+#[test]
+fn depth_zero_keeps_brackets_literal() {
+    assert_eq!(simple("a[b]=1&c=2"), r#"{"a[b]":"1","c":"2"}"#);
+    assert_eq!(simple("a[b][c]=1"), r#"{"a[b][c]":"1"}"#);
+    assert_eq!(simple("a[]=1&a[]=2"), r#"{"a[]":["1","2"]}"#);
+    assert_eq!(simple("a=1&a=2&a=3"), r#"{"a":["1","2","3"]}"#);
+}
+
+#[test]
+fn depth_zero_strips_one_wrapping_pair_and_drops_proto() {
+    assert_eq!(simple("[a]=1"), r#"{"a":"1"}"#);
+    assert_eq!(simple("[]=1"), r#"{"0":"1"}"#);
+    assert_eq!(simple("[0]=x&b=1"), r#"{"0":"x","b":"1"}"#);
+    assert_eq!(simple("__proto__=1&a=2"), r#"{"a":"2"}"#);
+    assert_eq!(simple("[__proto__]=1&b=2"), r#"{"b":"2"}"#);
+}
+
+#[test]
+fn iso_8859_1_and_entities() {
+    let latin1 = QsOptions {
+        charset: Charset::Iso88591,
+        interpret_numeric_entities: true,
+        ..QsOptions::default()
+    };
+    assert_eq!(
+        q_with("name=caf%E9&x=%26%2310003%3B", &latin1),
+        r#"{"name":"café","x":"✓"}"#
+    );
+    assert_eq!(
+        q_with("a=%26%2355357%3B%26%2356832%3B", &latin1),
+        r#"{"a":"😀"}"#
+    );
+    // Entities are read only in ISO-8859-1.
+    let utf8 = QsOptions {
+        interpret_numeric_entities: true,
+        ..QsOptions::default()
+    };
+    assert_eq!(q_with("x=%26%2310003%3B", &utf8), r#"{"x":"&#10003;"}"#);
+}
+
+#[test]
+fn charset_sentinel_picks_the_charset_and_is_dropped() {
+    let o = QsOptions {
+        charset_sentinel: true,
+        interpret_numeric_entities: true,
+        ..QsOptions::default()
+    };
+    assert_eq!(
+        q_with("utf8=%26%2310003%3B&name=caf%E9&x=%26%2310003%3B", &o),
+        r#"{"name":"café","x":"✓"}"#
+    );
+    let latin1 = QsOptions {
+        charset: Charset::Iso88591,
+        ..o
+    };
+    assert_eq!(
+        q_with("utf8=%E2%9C%93&name=caf%C3%A9", &latin1),
+        r#"{"name":"café"}"#
+    );
+    assert_eq!(q_with("a=1&utf8=other", &o), r#"{"a":"1"}"#);
 }

@@ -135,14 +135,15 @@ impl Handler for JsonParser {
         if !self.options.common.applies(req) {
             return HandlerFuture::ready(Ok(Flow::Next));
         }
-        let charset = super::request_charset(req).unwrap_or_else(|| "utf-8".to_owned());
+        let charset =
+            super::request_charset(req, &self.options.common).unwrap_or_else(|| "utf-8".to_owned());
         if !charset.starts_with("utf-") {
             let err = Err(errors::charset_unsupported(&charset));
-            return HandlerFuture::ready(Common::settle(req, err));
+            return HandlerFuture::ready(self.options.common.settle(req, err));
         }
         HandlerFuture::boxed(Box::pin(async move {
             let body = self.parse(req, res, charset).await;
-            Common::settle(req, body)
+            self.options.common.settle(req, body)
         }))
     }
 }

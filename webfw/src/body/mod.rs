@@ -1,5 +1,6 @@
 //! Body parsers (`express.json`, `express.raw`, `express.text`,
-//! `express.urlencoded`, body-parser 1.20) and what they share: the
+//! `express.urlencoded`: body-parser 1.20 for Express 4, and 2.4 through
+//! [`crate::express5::json`] and its siblings) and what they share: the
 //! bounded, streaming reader, charset decoding, and `req.body`.
 //!
 //! Each parser reads only requests whose `Content-Type` matches its `type`
@@ -21,6 +22,7 @@
 //! app.post("/echo", (webfw::text(TextOptions::new().type_("*/*")), echo));
 //! ```
 
+mod brotli;
 mod charset;
 mod charset_tables;
 mod dbcs;
@@ -31,6 +33,7 @@ mod iconv_oracle;
 mod json;
 mod json_syntax;
 pub(crate) mod json_value;
+mod lenient;
 pub(crate) mod limit;
 pub(crate) mod options;
 mod raw;
@@ -70,24 +73,25 @@ pub async fn read_limited(req: &mut Request, limit: usize) -> Result<Bytes, Erro
     let spec = read::ReadSpec {
         limit,
         inflate: true,
+        brotli: false,
         charset: None,
     };
     read::read_body(req, spec).await
 }
 
 /// body-parser's `getCharset`: the `charset` parameter of the
-/// `Content-Type`, lower-cased (`None` when absent, empty or unparsable).
-fn request_charset(req: &Request) -> Option<String> {
-    let ct = req
-        .headers()
-        .get(http::header::CONTENT_TYPE)?
-        .to_str()
-        .ok()?;
+/// `Content-Type`, lower-cased (`None` when absent or empty, or for
+/// body-parser 1 when the header does not parse).
+fn request_charset(req: &Request, common: &options::Common) -> Option<String> {
+    let ct = req.headers().get(http::header::CONTENT_TYPE)?;
     // Parameters follow a `;`: most requests have none.
-    if !ct.contains(';') {
+    if !ct.as_bytes().contains(&b';') {
         return None;
     }
-    let parsed = crate::http::content_type::parse(ct).ok()?;
+    if common.express5() {
+        return lenient::charset(ct);
+    }
+    let parsed = crate::http::content_type::parse(ct.to_str().ok()?).ok()?;
     parsed
         .parameters
         .get("charset")
@@ -105,11 +109,14 @@ fn request_charset(req: &Request) -> Option<String> {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub enum Body {
-    /// No body parser ran (`req.body` is `undefined`).
+    /// No body parser ran, or only Express 5 parsers that did not parse
+    /// the request (`req.body` is `undefined`).
     #[default]
     Undefined,
-    /// A JSON-like value; `{}` when a parser ran but did not parse the
-    /// request (wrong type, no body), as body-parser sets it.
+    /// A JSON-like value; `{}` when an Express 4 parser ran but did not
+    /// parse the request (wrong type, no body), as body-parser 1 sets it.
+    /// (The Express 5 parsers of [`crate::express5`] leave
+    /// [`Body::Undefined`] then.)
     Value(Value),
     /// Text from [`text`].
     Text(String),

@@ -8,6 +8,7 @@ use bytes::Bytes;
 
 use super::read::{ReadSpec, read_body};
 use super::{Body, Limit, errors};
+use crate::Dialect;
 use crate::error::Error;
 use crate::request::Request;
 use crate::response::Response;
@@ -93,13 +94,17 @@ impl TypeMatch {
     }
 }
 
-/// `inflate`, `limit`, `type` and `verify`.
+/// `inflate`, `limit`, `type` and `verify`, and which body-parser the parser is.
 #[derive(Clone)]
 pub(crate) struct Common {
     pub inflate: bool,
     pub limit: Limit,
     pub types: TypeMatch,
     pub verify: Option<Arc<VerifyFn>>,
+    /// body-parser 1 (Express 4) or 2 (Express 5): set by the `webfw::express5`
+    /// constructors, read only where the two differ, so Express 4 parsers take the
+    /// path they always took.
+    pub dialect: Dialect,
 }
 
 impl Common {
@@ -109,15 +114,22 @@ impl Common {
             limit: Limit::default(),
             types: TypeMatch::types(default_type.into()),
             verify: None,
+            dialect: Dialect::Express4,
         }
+    }
+
+    /// Whether this is a body-parser 2 (Express 5) parser.
+    pub(crate) fn express5(&self) -> bool {
+        self.dialect.is_express5()
     }
 
     /// The checks every parser makes before reading, in body-parser's order:
     /// a body parsed already (`req._body`) is left alone; requests without a
     /// body or of another type pass through with `req.body` `{}` if nothing
-    /// set it. `true` when this parser should read the body; `req.body` is
-    /// then set by the parse (or to `{}` by [`Common::settle`] on failure),
-    /// which spares replacing it twice.
+    /// set it (body-parser 1) or as it was, `undefined` if nothing set it
+    /// (body-parser 2). `true` when this parser should read the body;
+    /// `req.body` is then set by the parse (or to `{}` by [`Common::settle`]
+    /// on failure, body-parser 1), which spares replacing it twice.
     pub(crate) fn applies(&self, req: &mut Request) -> bool {
         if req.body_consumed() {
             return false;
@@ -126,30 +138,41 @@ impl Common {
             && match &self.types {
                 TypeMatch::Types(t, plain) => {
                     let ct = req.headers().get(http::header::CONTENT_TYPE);
+                    // Exactly the type is the same request to both type-is versions.
                     *plain && ct.is_some_and(|ct| ct.as_bytes() == t.as_slice()[0].as_bytes())
-                        || crate::http::type_is::matches(
-                            ct.and_then(|v| v.to_str().ok()),
-                            t.as_slice(),
-                        )
+                        || if self.express5() {
+                            super::lenient::type_matches(ct, t.as_slice())
+                        } else {
+                            crate::http::type_is::matches(
+                                ct.and_then(|v| v.to_str().ok()),
+                                t.as_slice(),
+                            )
+                        }
                 }
                 TypeMatch::Fn(f) => f(req),
             };
-        if !wanted {
+        if !wanted && !self.express5() {
             default_body(req);
         }
         wanted
     }
 
-    /// The end of a parse: on failure `req.body` is `{}`, as body-parser
-    /// leaves it.
-    pub(crate) fn settle(req: &mut Request, result: Result<Body, Error>) -> crate::handler::Result {
+    /// The end of a parse: on failure `req.body` is `{}` (body-parser 1) or
+    /// left as it was (body-parser 2).
+    pub(crate) fn settle(
+        &self,
+        req: &mut Request,
+        result: Result<Body, Error>,
+    ) -> crate::handler::Result {
         match result {
             Ok(body) => {
                 req.set_body(body);
                 Ok(crate::handler::Flow::Next)
             }
             Err(e) => {
-                default_body(req);
+                if !self.express5() {
+                    default_body(req);
+                }
                 Err(e)
             }
         }
@@ -174,11 +197,15 @@ impl Common {
         let spec = ReadSpec {
             limit: self.limit.bytes(),
             inflate: self.inflate,
+            brotli: self.express5(),
             charset,
         };
         let bytes = read_body(req, spec).await?;
         if let Some(verify) = &self.verify {
-            default_body(req);
+            // body-parser 1 sets `req.body = {}` before reading; 2 leaves it.
+            if !self.express5() {
+                default_body(req);
+            }
             verify(req, &*res, &bytes, charset).map_err(errors::verify_failed)?;
         }
         Ok(bytes)
@@ -201,7 +228,9 @@ impl fmt::Debug for Common {
             TypeMatch::Types(t, _) => d.field("type", &t.as_slice()),
             TypeMatch::Fn(_) => d.field("type", &"<fn>"),
         };
-        d.field("verify", &self.verify.is_some()).finish()
+        d.field("verify", &self.verify.is_some())
+            .field("dialect", &self.dialect)
+            .finish()
     }
 }
 
@@ -209,14 +238,21 @@ impl fmt::Debug for Common {
 macro_rules! common_options {
     ($opts:ident, $ctor:literal) => {
         impl $opts {
-            /// `inflate`: whether gzip and deflate bodies are inflated
-            /// (default `true`); when `false` they are refused with 415.
+            /// `inflate`: whether compressed bodies (gzip and deflate, and
+            /// br for the Express 5 parsers) are inflated (default `true`);
+            /// when `false` every encoding but `identity` is refused with 415.
             ///
             /// ```
             #[doc = concat!("let opts = ", $ctor, ".inflate(false);")]
             /// ```
             pub fn inflate(mut self, inflate: bool) -> Self {
                 self.common.inflate = inflate;
+                self
+            }
+
+            /// Makes these options a body-parser 2 (Express 5) parser's.
+            pub(crate) fn into_express5(mut self) -> Self {
+                self.common.dialect = $crate::Dialect::Express5;
                 self
             }
 

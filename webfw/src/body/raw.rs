@@ -78,7 +78,7 @@ impl Handler for RawParser {
         }
         HandlerFuture::boxed(Box::pin(async move {
             let bytes = self.options.common.read(req, res, None).await;
-            Common::settle(req, bytes.map(Body::Bytes))
+            self.options.common.settle(req, bytes.map(Body::Bytes))
         }))
     }
 }

@@ -9,6 +9,7 @@ use std::task::{Context, Poll, Waker};
 use bytes::Bytes;
 use http_body::Body as _;
 
+use super::brotli::BrotliInflater;
 use super::errors;
 use crate::error::{BoxError, Error};
 use crate::http::inflate::{Format, Inflate, Status};
@@ -32,6 +33,8 @@ fn compressed_cap(limit: usize) -> u64 {
 pub(crate) struct ReadSpec<'a> {
     pub limit: usize,
     pub inflate: bool,
+    /// Whether `br` is decoded too (body-parser 2; body-parser 1 refuses it with 415).
+    pub brotli: bool,
     /// The charset the body will be decoded with (not raw), checked where
     /// raw-body checks it: after the declared length.
     pub charset: Option<&'a str>,
@@ -41,6 +44,7 @@ enum Coding {
     Identity,
     Deflate,
     Gzip,
+    Brotli,
 }
 
 /// Reads the whole body of `req` as body-parser does. Errors, in
@@ -52,7 +56,7 @@ enum Coding {
 /// `request aborted` when the client goes away; 400 with zlib's message for
 /// a corrupt or truncated compressed body.
 pub(crate) async fn read_body(req: &mut Request, spec: ReadSpec<'_>) -> Result<Bytes, Error> {
-    let coding = content_coding(req, spec.inflate)?;
+    let coding = content_coding(req, &spec)?;
     let declared = match coding {
         Coding::Identity => req
             .headers()
@@ -69,13 +73,13 @@ pub(crate) async fn read_body(req: &mut Request, spec: ReadSpec<'_>) -> Result<B
     result
 }
 
-fn content_coding(req: &Request, inflate: bool) -> Result<Coding, Error> {
+fn content_coding(req: &Request, spec: &ReadSpec<'_>) -> Result<Coding, Error> {
     let encoding = req
         .headers()
         .get(http::header::CONTENT_ENCODING)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).to_lowercase());
     let encoding = encoding.as_deref().unwrap_or("identity");
-    if !inflate && encoding != "identity" {
+    if !spec.inflate && encoding != "identity" {
         return Err(errors::encoding_unsupported(
             "content encoding unsupported".to_owned(),
         ));
@@ -84,6 +88,7 @@ fn content_coding(req: &Request, inflate: bool) -> Result<Coding, Error> {
         "identity" => Ok(Coding::Identity),
         "deflate" => Ok(Coding::Deflate),
         "gzip" => Ok(Coding::Gzip),
+        "br" if spec.brotli => Ok(Coding::Brotli),
         other => Err(errors::encoding_unsupported(format!(
             "unsupported content encoding \"{other}\""
         ))),
@@ -112,8 +117,9 @@ async fn read_inner(
     // parser's future, whose box then outgrows malloc's per-thread cache.
     let mut inflater = match coding {
         Coding::Identity => None,
-        Coding::Deflate => Some(Box::new(Inflater::new(false))),
-        Coding::Gzip => Some(Box::new(Inflater::new(true))),
+        Coding::Deflate => Some(Box::new(Decoder::Zlib(Inflater::new(false)))),
+        Coding::Gzip => Some(Box::new(Decoder::Zlib(Inflater::new(true)))),
+        Coding::Brotli => Some(Box::new(Decoder::Brotli(BrotliInflater::new()))),
     };
     let mut received: u64 = 0;
     {
@@ -188,6 +194,28 @@ impl std::fmt::Display for Source {
 impl std::error::Error for Source {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.0.source()
+    }
+}
+
+/// The decoder of a compressed body.
+enum Decoder {
+    Zlib(Inflater),
+    Brotli(BrotliInflater),
+}
+
+impl Decoder {
+    fn feed(&mut self, input: &[u8], out: &mut Vec<u8>, limit: usize) -> Result<(), Error> {
+        match self {
+            Decoder::Zlib(d) => d.feed(input, out, limit),
+            Decoder::Brotli(d) => d.feed(input, out, limit),
+        }
+    }
+
+    fn finish(&self) -> Result<(), Error> {
+        match self {
+            Decoder::Zlib(d) => d.finish(),
+            Decoder::Brotli(d) => d.finish(),
+        }
     }
 }
 

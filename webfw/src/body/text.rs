@@ -101,8 +101,8 @@ impl Handler for TextParser {
         if !self.options.common.applies(req) {
             return HandlerFuture::ready(Ok(Flow::Next));
         }
-        let charset =
-            super::request_charset(req).unwrap_or_else(|| self.options.default_charset.clone());
+        let charset = super::request_charset(req, &self.options.common)
+            .unwrap_or_else(|| self.options.default_charset.clone());
         HandlerFuture::boxed(Box::pin(async move {
             let body = match self.options.common.read(req, res, Some(&charset)).await {
                 Ok(bytes) => super::decode_charset(&bytes, &charset)
@@ -110,7 +110,7 @@ impl Handler for TextParser {
                     .ok_or_else(|| errors::charset_unsupported(&charset)),
                 Err(e) => Err(e),
             };
-            Common::settle(req, body)
+            self.options.common.settle(req, body)
         }))
     }
 }

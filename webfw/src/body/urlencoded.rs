@@ -1,4 +1,6 @@
-//! `express.urlencoded(options)` (body-parser 1.20 `urlencoded`).
+//! `express.urlencoded(options)`: body-parser 1.20's `urlencoded` for
+//! Express 4 and 2.4's for Express 5 ([`crate::express5::urlencoded`]), which
+//! differ in the `extended` default, the simple parser and the charsets.
 
 use std::sync::Arc;
 
@@ -15,7 +17,9 @@ use crate::response::Response;
 
 /// Options of [`urlencoded`]: `inflate`, `limit`, `type` (default
 /// `application/x-www-form-urlencoded`), `verify`, `extended`,
-/// `parameterLimit` and `depth`.
+/// `parameterLimit` and `depth`; the Express 5 parser
+/// ([`crate::express5::urlencoded_with`]) also reads `defaultCharset`,
+/// `charsetSentinel` and `interpretNumericEntities`.
 ///
 /// ```
 /// let opts = webfw::body::UrlencodedOptions::new().extended(false).parameter_limit(50);
@@ -23,18 +27,26 @@ use crate::response::Response;
 #[derive(Clone, Debug)]
 pub struct UrlencodedOptions {
     common: Common,
-    extended: bool,
+    /// `None` until set: its default is the parser's (true for body-parser 1,
+    /// false for 2).
+    extended: Option<bool>,
     parameter_limit: usize,
     depth: usize,
+    latin1_default: bool,
+    charset_sentinel: bool,
+    interpret_numeric_entities: bool,
 }
 
 impl Default for UrlencodedOptions {
     fn default() -> Self {
         UrlencodedOptions {
             common: Common::new("application/x-www-form-urlencoded"),
-            extended: true,
+            extended: None,
             parameter_limit: 1000,
             depth: 32,
+            latin1_default: false,
+            charset_sentinel: false,
+            interpret_numeric_entities: false,
         }
     }
 }
@@ -49,15 +61,68 @@ impl UrlencodedOptions {
         UrlencodedOptions::default()
     }
 
-    /// `extended`: `true` (default) parses with qs (`a[b]=1` nests,
-    /// `a[]=1` makes arrays); `false` with Node's `querystring` (keys are
-    /// literal, repeated keys make arrays of strings).
+    /// `extended`: `true` parses with qs (`a[b]=1` nests, `a[]=1` makes
+    /// arrays); `false` keeps keys literal, repeated keys making arrays of
+    /// strings (Node's `querystring` in Express 4; qs with depth 0 in
+    /// Express 5, which also drops a `__proto__` key). The default is `true`
+    /// in Express 4 and `false` in Express 5.
     ///
     /// ```
     /// let opts = webfw::body::UrlencodedOptions::new().extended(false);
+    /// let nested = webfw::express5::urlencoded_with(
+    ///     webfw::body::UrlencodedOptions::new().extended(true),
+    /// );
     /// ```
     pub fn extended(mut self, extended: bool) -> UrlencodedOptions {
-        self.extended = extended;
+        self.extended = Some(extended);
+        self
+    }
+
+    /// `defaultCharset` (Express 5 only): the charset of a body whose
+    /// `Content-Type` names none, `"utf-8"` (default) or `"iso-8859-1"`.
+    ///
+    /// # Panics
+    ///
+    /// For any other charset (`option defaultCharset must be either utf-8
+    /// or iso-8859-1`).
+    ///
+    /// ```
+    /// use webfw::body::UrlencodedOptions;
+    /// let form = webfw::express5::urlencoded_with(UrlencodedOptions::new().default_charset("iso-8859-1"));
+    /// ```
+    pub fn default_charset(mut self, charset: &str) -> UrlencodedOptions {
+        self.latin1_default = match charset {
+            "utf-8" => false,
+            "iso-8859-1" => true,
+            _ => panic!("option defaultCharset must be either utf-8 or iso-8859-1"),
+        };
+        self
+    }
+
+    /// `charsetSentinel` (Express 5 only): a `utf8=` field (the `✓` a form
+    /// adds, `utf8=%E2%9C%93` or `utf8=%26%2310003%3B`) says which charset
+    /// the body is in, and is left out of `req.body`.
+    ///
+    /// ```
+    /// use webfw::body::UrlencodedOptions;
+    /// let form = webfw::express5::urlencoded_with(UrlencodedOptions::new().charset_sentinel(true));
+    /// ```
+    pub fn charset_sentinel(mut self, on: bool) -> UrlencodedOptions {
+        self.charset_sentinel = on;
+        self
+    }
+
+    /// `interpretNumericEntities` (Express 5 only): in an ISO-8859-1 body,
+    /// `&#NNNN;` in a value (what a browser sends for a character the
+    /// charset lacks) becomes that character.
+    ///
+    /// ```
+    /// use webfw::body::UrlencodedOptions;
+    /// let opts = UrlencodedOptions::new().default_charset("iso-8859-1").interpret_numeric_entities(true);
+    /// let form = webfw::express5::urlencoded_with(opts);
+    /// ```
+    pub fn interpret_numeric_entities(mut self, on: bool) -> UrlencodedOptions {
+        self.interpret_numeric_entities = on;
         self
     }
 
@@ -111,7 +176,9 @@ common_options!(UrlencodedOptions, "webfw::body::UrlencodedOptions::new()");
 /// app.post("/login", (webfw::urlencoded(UrlencodedOptions::new()), login));
 /// ```
 pub fn urlencoded(options: UrlencodedOptions) -> UrlencodedParser {
+    let default_extended = !options.common.express5();
     UrlencodedParser {
+        extended: options.extended.unwrap_or(default_extended),
         options: Arc::new(options),
     }
 }
@@ -124,41 +191,51 @@ pub fn urlencoded(options: UrlencodedOptions) -> UrlencodedParser {
 #[derive(Clone, Debug)]
 pub struct UrlencodedParser {
     options: Arc<UrlencodedOptions>,
+    /// `extended` with the parser's default applied.
+    extended: bool,
 }
 
 impl Handler for UrlencodedParser {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
+        if self.options.common.express5() {
+            return self.call5(req, res);
+        }
         if !self.options.common.applies(req) {
             return HandlerFuture::ready(Ok(Flow::Next));
         }
-        let charset = super::request_charset(req).unwrap_or_else(|| "utf-8".to_owned());
+        let charset =
+            super::request_charset(req, &self.options.common).unwrap_or_else(|| "utf-8".to_owned());
         if charset != "utf-8" {
             let err = Err(errors::charset_unsupported(&charset));
-            return HandlerFuture::ready(Common::settle(req, err));
+            return HandlerFuture::ready(self.options.common.settle(req, err));
         }
         HandlerFuture::boxed(Box::pin(async move {
             let body = match self.options.common.read(req, res, Some("utf-8")).await {
                 Ok(bytes) => {
                     let text = super::decode_utf8(&bytes);
-                    parse_form(&text, &self.options).map_err(errors::parse_failed)
+                    parse_form(&text, &self.options, self.extended).map_err(errors::parse_failed)
                 }
                 Err(e) => Err(e),
             };
             if body.is_ok() {
                 req.extensions_mut().insert(super::FormBody);
             }
-            Common::settle(req, body.map(Body::Value))
+            self.options.common.settle(req, body.map(Body::Value))
         }))
     }
 }
 
-fn parse_form(text: &str, opts: &UrlencodedOptions) -> std::result::Result<Value, Error> {
+fn parse_form(
+    text: &str,
+    opts: &UrlencodedOptions,
+    extended: bool,
+) -> std::result::Result<Value, Error> {
     if text.is_empty() {
         return Ok(Value::Object(Default::default()));
     }
     let count =
         parameter_count(text, opts.parameter_limit).ok_or_else(errors::too_many_parameters)?;
-    if !opts.extended {
+    if !extended {
         return Ok(querystring::parse(text, opts.parameter_limit));
     }
     let qs_opts = QsOptions {
@@ -167,10 +244,14 @@ fn parse_form(text: &str, opts: &UrlencodedOptions) -> std::result::Result<Value
         parameter_limit: opts.parameter_limit,
         strict_depth: true,
         allow_prototypes: true,
+        ..QsOptions::default()
     };
-    qs::parse(text, &qs_opts).map_err(|e| {
-        Error::status_message(400, e.to_string()).with_type("querystring.parse.rangeError")
-    })
+    qs::parse(text, &qs_opts).map_err(depth_error)
+}
+
+/// qs's `RangeError` as body-parser reports it.
+fn depth_error(e: qs::QsError) -> Error {
+    Error::status_message(400, e.to_string()).with_type("querystring.parse.rangeError")
 }
 
 /// The number of `&`-separated parameters, or `None` past `limit`.
@@ -179,6 +260,8 @@ fn parameter_count(body: &str, limit: usize) -> Option<usize> {
     (count <= limit).then_some(count)
 }
 
+mod express5;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,27 +269,27 @@ mod tests {
     #[test]
     fn extended_and_simple() {
         let ext = UrlencodedOptions::new();
-        let v = parse_form("a[b]=1&a[c][]=2&name=t+j", &ext).unwrap();
+        let v = parse_form("a[b]=1&a[c][]=2&name=t+j", &ext, true).unwrap();
         assert_eq!(
             v,
             serde_json::json!({"a": {"b": "1", "c": ["2"]}, "name": "t j"})
         );
-        let simple = UrlencodedOptions::new().extended(false);
-        let v = parse_form("a[b]=1&a=2&a=3", &simple).unwrap();
+        let simple = UrlencodedOptions::new();
+        let v = parse_form("a[b]=1&a=2&a=3", &simple, false).unwrap();
         assert_eq!(v, serde_json::json!({"a[b]": "1", "a": ["2", "3"]}));
     }
 
     #[test]
     fn limits() {
         let three = UrlencodedOptions::new().parameter_limit(3);
-        assert!(parse_form("a=1&b=2&c=3", &three).is_ok());
-        let err = parse_form("a=1&b=2&c=3&d=4", &three).unwrap_err();
+        assert!(parse_form("a=1&b=2&c=3", &three, true).is_ok());
+        let err = parse_form("a=1&b=2&c=3&d=4", &three, true).unwrap_err();
         assert_eq!(
             (err.status(), err.kind()),
             (413, Some("parameters.too.many"))
         );
         let shallow = UrlencodedOptions::new().depth(1);
-        let err = parse_form("a[b][c]=1", &shallow).unwrap_err();
+        let err = parse_form("a[b][c]=1", &shallow, true).unwrap_err();
         assert_eq!(err.message(), "The input exceeded the depth");
         assert_eq!(err.kind(), Some("querystring.parse.rangeError"));
     }
