@@ -3,8 +3,9 @@
 //! (`current_thread` runtime), as the kit requires.
 //!
 //! Environment: `PORT`, `STATIC_DIR`, `LOG_FILE`, `ROUTES` (see the kit's
-//! README), and `WORKERS`: N > 0 serves on N worker threads instead
-//! (`ListenOptions::workers`, `docs/PERFORMANCE.md`, multi-core).
+//! README), `WORKERS`: N > 0 serves on N worker threads instead
+//! (`ListenOptions::workers`, `docs/PERFORMANCE.md`, multi-core), and
+//! `EXPRESS=5`: the same app in the Express 5 dialect.
 
 use serde::Serialize;
 use webfw::prelude::*;
@@ -63,19 +64,30 @@ fn main() -> std::io::Result<()> {
         .and_then(|r| r.parse().ok())
         .unwrap_or(100);
 
-    let mut app = webfw::app();
+    // `EXPRESS=5`: the same program as an Express 5 app (its router, body
+    // parser and static files), to measure what the dialect costs.
+    let express5 = std::env::var_os("EXPRESS").is_some_and(|v| v == "5");
+    let mut app = if express5 {
+        webfw::express5::app()
+    } else {
+        webfw::app()
+    };
     app.get("/plaintext", plaintext);
     app.get("/json", json);
-    app.post(
-        "/echo-json",
-        (
-            webfw::json(webfw::JsonOptions::new().limit("100kb")),
-            echo_json,
-        ),
-    );
+    let limit = webfw::JsonOptions::new().limit("100kb");
+    let parser = if express5 {
+        webfw::express5::json_with(limit)
+    } else {
+        webfw::json(limit)
+    };
+    app.post("/echo-json", (parser, echo_json));
     // `app.use('/static', express.static(STATIC_DIR))`, default options.
     let static_dir = std::env::var("STATIC_DIR").unwrap_or_else(|_| "static".to_owned());
-    app.use_at("/static", webfw::static_(static_dir, Default::default()));
+    if express5 {
+        app.use_at("/static", webfw::express5::static_(static_dir));
+    } else {
+        app.use_at("/static", webfw::static_(static_dir, Default::default()));
+    }
     app.use_at("/mw", (mw1, mw2, mw3, mw4, mw5, mw6, mw7, mw8, mw9, mw10));
     app.get("/mw/plaintext", plaintext);
     // BENCH-LOG: the `/log` scenario is registered here.

@@ -7,7 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Lit, LitStr, Meta, Token};
 
 use crate::kind::{HTTP_METHODS, Kind};
-use crate::paths::{self, PathUse};
+use crate::paths::{self, Dialect, PathUse};
 
 /// One attribute, parsed and checked.
 pub(crate) struct Spec {
@@ -16,31 +16,40 @@ pub(crate) struct Spec {
     pub(crate) method: Option<String>,
     /// Route or mount paths, or param names.
     pub(crate) values: Vec<String>,
+    /// The syntax of the paths.
+    pub(crate) dialect: Dialect,
 }
 
 /// Parses the arguments of `kind`; `at` are the tokens of the whole
 /// attribute, where "missing …" errors point.
-pub(crate) fn parse(kind: Kind, tokens: TokenStream, at: &TokenStream) -> syn::Result<Spec> {
+pub(crate) fn parse(
+    kind: Kind,
+    dialect: Dialect,
+    tokens: TokenStream,
+    at: &TokenStream,
+) -> syn::Result<Spec> {
     match kind {
         Kind::Method(m) => {
             let paths = literals(kind, tokens)?;
-            checked_paths(kind, &paths, PathUse::Route, at)?;
+            checked_paths(kind, &paths, PathUse::Route, dialect, at)?;
             Ok(Spec {
                 kind,
                 method: Some(m.to_owned()),
                 values: values(&paths),
+                dialect,
             })
         }
         Kind::All => {
             let paths = literals(kind, tokens)?;
-            checked_paths(kind, &paths, PathUse::Route, at)?;
+            checked_paths(kind, &paths, PathUse::Route, dialect, at)?;
             Ok(Spec {
                 kind,
                 method: None,
                 values: values(&paths),
+                dialect,
             })
         }
-        Kind::Route => route(tokens, at),
+        Kind::Route => route(tokens, dialect, at),
         Kind::Param => {
             let names = literals(kind, tokens)?;
             if names.is_empty() {
@@ -58,19 +67,21 @@ pub(crate) fn parse(kind: Kind, tokens: TokenStream, at: &TokenStream) -> syn::R
                 kind,
                 method: None,
                 values: values(&names),
+                dialect,
             })
         }
         Kind::ErrorHandler | Kind::Middleware => {
             let paths = literals(kind, tokens)?;
             let mut errors = Errors::default();
             for p in &paths {
-                errors.add(paths::check_path(p, PathUse::Mount));
+                errors.add(paths::check_path(p, PathUse::Mount, dialect));
             }
             errors.finish()?;
             Ok(Spec {
                 kind,
                 method: None,
                 values: values(&paths),
+                dialect,
             })
         }
     }
@@ -82,7 +93,13 @@ fn values(lits: &[LitStr]) -> Vec<String> {
 
 /// Route paths: at least one, each a valid pattern, and the list as a whole
 /// valid (as `Pattern::many` compiles it at run time).
-fn checked_paths(kind: Kind, paths: &[LitStr], how: PathUse, at: &TokenStream) -> syn::Result<()> {
+fn checked_paths(
+    kind: Kind,
+    paths: &[LitStr],
+    how: PathUse,
+    dialect: Dialect,
+    at: &TokenStream,
+) -> syn::Result<()> {
     if paths.is_empty() {
         let example = match kind {
             Kind::Route => "`#[route(method = \"m-search\", path = \"/path\")]`".to_owned(),
@@ -95,10 +112,10 @@ fn checked_paths(kind: Kind, paths: &[LitStr], how: PathUse, at: &TokenStream) -
     }
     let mut errors = Errors::default();
     for p in paths {
-        errors.add(paths::check_path(p, how));
+        errors.add(paths::check_path(p, how, dialect));
     }
     errors.finish()?;
-    paths::check_many(paths)
+    paths::check_many(paths, dialect)
 }
 
 /// A comma-separated list of string literals.
@@ -149,7 +166,7 @@ fn not_a_literal(kind: Kind) -> String {
 }
 
 /// `#[route(method = "m-search", path = "/a", path = "/b")]`.
-fn route(tokens: TokenStream, at: &TokenStream) -> syn::Result<Spec> {
+fn route(tokens: TokenStream, dialect: Dialect, at: &TokenStream) -> syn::Result<Spec> {
     const EXPECTED: &str = "expected `method = \"...\"` or `path = \"...\"`, \
                             e.g. `#[route(method = \"m-search\", path = \"/\")]`";
     let list = Punctuated::<Meta, Token![,]>::parse_terminated
@@ -210,11 +227,12 @@ fn route(tokens: TokenStream, at: &TokenStream) -> syn::Result<Spec> {
             "missing `method = \"...\"`: write `#[route(method = \"m-search\", path = \"/path\")]`",
         ));
     };
-    checked_paths(Kind::Route, &paths, PathUse::Route, at)?;
+    checked_paths(Kind::Route, &paths, PathUse::Route, dialect, at)?;
     Ok(Spec {
         kind: Kind::Route,
         method: Some(method),
         values: values(&paths),
+        dialect,
     })
 }
 

@@ -30,11 +30,16 @@ use syn::{Attribute, Item, ItemFn, Meta};
 
 use crate::args::{self, Errors, Spec};
 use crate::kind::{Class, Kind};
-use crate::paths;
+use crate::paths::{self, Dialect};
 use crate::signature;
 
 /// Expands the attribute `kind` with arguments `args` on `item`.
-pub(crate) fn attribute(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn attribute(
+    kind: Kind,
+    dialect: Dialect,
+    args: TokenStream,
+    item: TokenStream,
+) -> TokenStream {
     let mut func = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(f)) => f,
         Ok(other) => {
@@ -60,17 +65,20 @@ pub(crate) fn attribute(kind: Kind, args: TokenStream, item: TokenStream) -> Tok
     let mut errors = Errors::default();
     let mut specs: Vec<Spec> = Vec::new();
     let here = quote!(here);
-    if let Some(spec) = errors.add(args::parse(kind, args, &here)) {
+    if let Some(spec) = errors.add(args::parse(kind, dialect, args, &here)) {
         specs.push(spec);
     }
 
     // the other webfw attributes on the same function, in source order
     let mut kept: Vec<Attribute> = Vec::new();
     for attr in std::mem::take(&mut func.attrs) {
-        let Some(other) = webfw_kind(&attr) else {
+        let Some((other, other_dialect)) = webfw_kind(&attr) else {
             kept.push(attr);
             continue;
         };
+        // A bare name (`#[post]` imported from `webfw::express5`) speaks
+        // the dialect of the attribute that expands.
+        let other_dialect = other_dialect.unwrap_or(dialect);
         if other.class() != kind.class() {
             errors.push(syn::Error::new_spanned(
                 &attr,
@@ -98,7 +106,7 @@ pub(crate) fn attribute(kind: Kind, args: TokenStream, item: TokenStream) -> Tok
             }
         };
         let at = quote!(#attr);
-        if let Some(spec) = errors.add(args::parse(other, tokens, &at)) {
+        if let Some(spec) = errors.add(args::parse(other, other_dialect, tokens, &at)) {
             specs.push(spec);
         }
     }
@@ -147,22 +155,34 @@ fn item_span(item: &Item) -> Span {
 }
 
 /// A webfw attribute: `#[get(..)]`, `#[webfw::get(..)]`,
-/// `#[webfw_macros::get(..)]`.
-fn webfw_kind(attr: &Attribute) -> Option<Kind> {
-    let segments = &attr.path().segments;
-    let last = segments.last()?;
-    let prefix_ok = match segments.len() {
-        1 => attr.path().leading_colon.is_none(),
-        2 => {
-            let first = segments.first()?.ident.to_string();
-            first == "webfw" || first == "webfw_macros"
-        }
-        _ => false,
+/// `#[webfw_macros::get(..)]`, and the Express 5 ones
+/// (`#[webfw::express5::get(..)]`, `#[express5::get(..)]`,
+/// `#[webfw_macros::get5(..)]`), whose dialect is known from the path;
+/// `None` for a bare name.
+fn webfw_kind(attr: &Attribute) -> Option<(Kind, Option<Dialect>)> {
+    let segments: Vec<String> = attr
+        .path()
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let names: Vec<&str> = segments.iter().map(String::as_str).collect();
+    let (last, five_path) = match names.as_slice() {
+        [one] if attr.path().leading_colon.is_none() => (*one, false),
+        ["webfw" | "webfw_macros", one] => (*one, false),
+        ["express5", one] | ["webfw", "express5", one] => (*one, true),
+        _ => return None,
     };
-    if !prefix_ok {
+    let (name, five_name) = match last.strip_suffix('5') {
+        Some(base) => (base, true),
+        None => (last, false),
+    };
+    let kind = Kind::from_name(name)?;
+    if five_name && !kind.has_express5() {
         return None;
     }
-    Kind::from_name(&last.ident.to_string())
+    let dialect = (five_path || five_name).then_some(Dialect::Express5);
+    Some((kind, dialect))
 }
 
 /// The struct and an empty registration, emitted next to an erroneous
@@ -269,17 +289,27 @@ fn generate(func: &ItemFn, class: Class, specs: &[Spec]) -> TokenStream {
 
     let registrations = specs.iter().map(|spec| {
         let values = &spec.values;
-        let simple = paths::simple(values);
+        let simple = paths::simple(values, spec.dialect);
+        let five = spec.dialect == Dialect::Express5;
         match spec.kind {
             Kind::Method(_) | Kind::All | Kind::Route => {
                 let method = match &spec.method {
                     Some(m) => quote!(::core::option::Option::Some(#m)),
                     None => quote!(::core::option::Option::None),
                 };
-                quote! {
-                    ::webfw::__private::route::<#simple, _>(__webfw_routes, #name, #method, &[#(#values),*], #ident {});
+                if five {
+                    quote! {
+                        ::webfw::__private::route_in::<#simple, _>(__webfw_routes, ::webfw::Dialect::Express5, #name, #method, &[#(#values),*], #ident {});
+                    }
+                } else {
+                    quote! {
+                        ::webfw::__private::route::<#simple, _>(__webfw_routes, #name, #method, &[#(#values),*], #ident {});
+                    }
                 }
             }
+            Kind::Middleware if five => quote! {
+                ::webfw::__private::middleware_in::<#simple, _>(__webfw_routes, ::webfw::Dialect::Express5, #name, &[#(#values),*], #ident {});
+            },
             Kind::Param => quote! {
                 ::webfw::__private::param(__webfw_routes, #name, &[#(#values),*], #ident {});
             },

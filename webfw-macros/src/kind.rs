@@ -60,6 +60,12 @@ impl Kind {
         }
     }
 
+    /// Whether `webfw::express5` has this attribute (route and mount
+    /// paths; `#[param]` and `#[error_handler]` are the Express 4 ones).
+    pub(crate) fn has_express5(self) -> bool {
+        !matches!(self, Kind::Param | Kind::ErrorHandler)
+    }
+
     /// `#[get]`, for messages.
     pub(crate) fn shown(self) -> String {
         format!("`#[{}]`", self.name())

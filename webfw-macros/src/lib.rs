@@ -41,7 +41,37 @@ use proc_macro::TokenStream;
 use kind::Kind;
 
 fn attr(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
-    expand::attribute(kind, args.into(), item.into()).into()
+    expand::attribute(kind, paths::Dialect::Express4, args.into(), item.into()).into()
+}
+
+fn attr5(kind: Kind, args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::attribute(kind, paths::Dialect::Express5, args.into(), item.into()).into()
+}
+
+/// The Express 5 flavour of each route attribute: the same expansion,
+/// with paths checked by path-to-regexp 8 and registered in its syntax.
+/// webfw re-exports them under the Express 4 names in `webfw::express5`.
+macro_rules! express5_attributes {
+    ($($name:ident => $kind:expr, $shown:literal;)*) => {$(
+        #[doc = concat!("`#[", $shown, "]` of Express 5 (path-to-regexp 8 paths); use it as `webfw::express5::", $shown, "`.")]
+        #[proc_macro_attribute]
+        pub fn $name(args: TokenStream, item: TokenStream) -> TokenStream {
+            attr5($kind, args, item)
+        }
+    )*};
+}
+
+express5_attributes! {
+    get5 => Kind::Method("get"), "get";
+    post5 => Kind::Method("post"), "post";
+    put5 => Kind::Method("put"), "put";
+    delete5 => Kind::Method("delete"), "delete";
+    patch5 => Kind::Method("patch"), "patch";
+    head5 => Kind::Method("head"), "head";
+    options5 => Kind::Method("options"), "options";
+    all5 => Kind::All, "all";
+    route5 => Kind::Route, "route";
+    middleware5 => Kind::Middleware, "middleware";
 }
 
 /// A GET route: `#[get("/users/:id")]` on

@@ -4,6 +4,15 @@
 use syn::LitStr;
 use webfw_pattern::{Options, Pattern, PatternError};
 
+/// Which Express's path syntax an attribute's paths are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// path-to-regexp 0.1 (`#[get]`)
+    Express4,
+    /// path-to-regexp 8 (`#[webfw::express5::get]`)
+    Express5,
+}
+
 /// Where a path is used: a route (`end: true`) or a mount path (`end: false`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PathUse {
@@ -31,18 +40,22 @@ impl PathUse {
 /// (middleware everywhere) or one path `Pattern::simple` takes. It is asked
 /// with the route options, the narrowest: a path simple under them is
 /// simple under every option (webfw-pattern's unit tests check this).
-pub(crate) fn simple(paths: &[String]) -> bool {
-    match paths {
-        [] => true,
-        [one] => Pattern::simple(one, Options::route()).is_some(),
+pub(crate) fn simple(paths: &[String], dialect: Dialect) -> bool {
+    match (paths, dialect) {
+        ([], _) => true,
+        ([one], Dialect::Express4) => Pattern::simple(one, Options::route()).is_some(),
+        ([one], Dialect::Express5) => Pattern::express5_simple(one, Options::route()).is_some(),
         _ => false,
     }
 }
 
 /// Compiles one path as the runtime will; errors point at the literal and
 /// show the offending character (stable Rust cannot point inside a literal).
-pub(crate) fn check_path(lit: &LitStr, how: PathUse) -> syn::Result<()> {
+pub(crate) fn check_path(lit: &LitStr, how: PathUse, dialect: Dialect) -> syn::Result<()> {
     let path = lit.value();
+    if dialect == Dialect::Express5 {
+        return check_path5(lit, &path, how);
+    }
     if let Some(fixed) = never_matches(&path) {
         return Err(syn::Error::new_spanned(
             lit,
@@ -57,10 +70,37 @@ pub(crate) fn check_path(lit: &LitStr, how: PathUse) -> syn::Result<()> {
         .map_err(|e| syn::Error::new_spanned(lit, message(how, &path, &e)))
 }
 
+/// An Express 5 path: path-to-regexp 8's refusal word for word, the
+/// caret, and what to write instead.
+fn check_path5(lit: &LitStr, path: &str, how: PathUse) -> syn::Result<()> {
+    if let Err(e) = Pattern::express5(path, how.options()) {
+        let mut text = message(how, path, &e).replacen("invalid ", "invalid Express 5 ", 1);
+        if let Some(hint) = &e.hint {
+            text.push_str("\n  help: ");
+            text.push_str(hint);
+        }
+        return Err(syn::Error::new_spanned(lit, text));
+    }
+    // Text or a parameter first can never match a path starting with `/`
+    // (a wildcard can: it takes the `/`).
+    let first = path.chars().next();
+    if first.is_some_and(|c| c.is_alphanumeric() || matches!(c, ':' | '_' | '-' | '.' | '~')) {
+        return Err(syn::Error::new_spanned(
+            lit,
+            format!(
+                "{} `{path}` never matches: request paths start with `/`; write `/{path}`",
+                how.what()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Several paths of one attribute are one layer at run time
-/// (`Pattern::many`); the joined list must compile too.
-pub(crate) fn check_many(lits: &[LitStr]) -> syn::Result<()> {
-    if lits.len() < 2 {
+/// (`Pattern::many`); the joined list must compile too. (Express 5 tries
+/// each path on its own: nothing more to check.)
+pub(crate) fn check_many(lits: &[LitStr], dialect: Dialect) -> syn::Result<()> {
+    if lits.len() < 2 || dialect == Dialect::Express5 {
         return Ok(());
     }
     let values: Vec<String> = lits.iter().map(LitStr::value).collect();

@@ -1,0 +1,8 @@
+use webfw::prelude::*;
+
+#[webfw::express5::get("/users/:")]
+fn handler(_req: &mut Request, res: &mut Response) -> Result {
+    res.send("never registered")
+}
+
+fn main() {}
