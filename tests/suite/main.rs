@@ -28,6 +28,7 @@ mod eco_rate_limit;
 mod eco_response_time;
 mod eco_vhost;
 mod error_reporting;
+mod express5_body;
 mod express5_core;
 mod express5_files;
 mod express5_paths;
