@@ -34,13 +34,18 @@ pub fn routes(app: &mut App) {
         res.cookie("plain", "value")?;
         Ok(())
     });
-    route(&mut r, "/set/max-age", "cookie set", |res: &mut Response| {
-        let o = CookieOptions::new()
-            .max_age(Duration::from_millis(60_000))
-            .http_only();
-        res.cookie_with("ma", "1", &o)?;
-        Ok(())
-    });
+    route(
+        &mut r,
+        "/set/max-age",
+        "cookie set",
+        |res: &mut Response| {
+            let o = CookieOptions::new()
+                .max_age(Duration::from_millis(60_000))
+                .http_only();
+            res.cookie_with("ma", "1", &o)?;
+            Ok(())
+        },
+    );
     route(&mut r, "/set/signed", "cookie set", |res: &mut Response| {
         res.cookie_with("sig", "secret value", &CookieOptions::new().signed())?;
         Ok(())
@@ -49,16 +54,21 @@ pub fn routes(app: &mut App) {
         res.cookie("obj", json!({ "a": 1, "b": [1, 2] }))?;
         Ok(())
     });
-    route(&mut r, "/set/options", "cookie set", |res: &mut Response| {
-        let o = CookieOptions::new()
-            .path("/p")
-            .domain("example.com")
-            .secure()
-            .same_site(SameSite::Lax)
-            .priority(Priority::Low);
-        res.cookie_with("opt", "v", &o)?;
-        Ok(())
-    });
+    route(
+        &mut r,
+        "/set/options",
+        "cookie set",
+        |res: &mut Response| {
+            let o = CookieOptions::new()
+                .path("/p")
+                .domain("example.com")
+                .secure()
+                .same_site(SameSite::Lax)
+                .priority(Priority::Low);
+            res.cookie_with("opt", "v", &o)?;
+            Ok(())
+        },
+    );
     route(&mut r, "/clear", "cleared", |res: &mut Response| {
         res.clear_cookie("plain")?;
         Ok(())

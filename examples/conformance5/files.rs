@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use webfw::files::{Dotfiles, SendFileOptions, StaticOptions};
-use webfw::prelude::*;
 use webfw::Setting;
 use webfw::files::Static;
+use webfw::files::{Dotfiles, SendFileOptions, StaticOptions};
+use webfw::prelude::*;
 
 use crate::{Config, text};
 

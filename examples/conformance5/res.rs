@@ -16,11 +16,14 @@ pub fn routes(app: &mut App) {
 }
 
 fn status(app: &mut App) {
-    app.get("/res/status/:code", |req: &mut Request, res: &mut Response| {
-        let code = status_number(req, "code")?;
-        let body = format!("status {}", req.param("code").unwrap_or_default());
-        res.status(code).send(body)
-    });
+    app.get(
+        "/res/status/:code",
+        |req: &mut Request, res: &mut Response| {
+            let code = status_number(req, "code")?;
+            let body = format!("status {}", req.param("code").unwrap_or_default());
+            res.status(code).send(body)
+        },
+    );
     // res.status('201'): Express 5 takes only integers, so a string always
     // throws. A string does not type-check as a Rust status: the port
     // answers the TypeError's 500.

@@ -165,9 +165,8 @@ pub fn routes(app: &mut App) {
         },
     );
 
-    let mut strict = webfw::express5::router_with(
-        RouterOptions::new().case_sensitive(true).strict(true),
-    );
+    let mut strict =
+        webfw::express5::router_with(RouterOptions::new().case_sensitive(true).strict(true));
     strict.get("/Abc", text("strict /Abc"));
     strict.get("/dir/", text("strict /dir/"));
     strict.get("/file", text("strict /file"));
@@ -239,9 +238,13 @@ fn check(req: &mut Request, res: &mut Response) -> Result {
 }
 
 /// path-to-regexp's `err.message` out of webfw's registration panic
-/// (`invalid route path "P": MESSAGE`, a hint on the lines after it).
+/// (`invalid route path <the PathSpec>: MESSAGE`, a hint on the lines
+/// after it).
 fn refusal_message(panic: &str, pattern: &str) -> String {
-    let prefix = format!("invalid route path {pattern:?}: ");
-    let rest = panic.strip_prefix(&prefix).unwrap_or(panic);
+    let spec = PathSpec::from(pattern);
+    let rest = panic
+        .strip_prefix(&format!("invalid route path {spec:?}: "))
+        .or_else(|| panic.strip_prefix(&format!("invalid route path {pattern:?}: ")))
+        .unwrap_or(panic);
     rest.lines().next().unwrap_or_default().to_owned()
 }

@@ -25,14 +25,11 @@ pub fn routes(app: &mut App) {
 
     // Merged params are a plain object: hasOwnProperty answers there.
     let mut merge = webfw::express5::router_with(RouterOptions::new().merge_params(true));
-    merge.get(
-        "/items/:itemId",
-        |req: &mut Request, res: &mut Response| {
-            let has = req.params().get("userId").is_some();
-            let body = json!({ "params": req.params().to_json(), "has": has });
-            res.json(&body)
-        },
-    );
+    merge.get("/items/:itemId", |req: &mut Request, res: &mut Response| {
+        let has = req.params().get("userId").is_some();
+        let body = json!({ "params": req.params().to_json(), "has": has });
+        res.json(&body)
+    });
     merge.get("/files/*rest", |req: &mut Request, res: &mut Response| {
         let body = json!({ "params": req.params().to_json() });
         res.json(&body)
