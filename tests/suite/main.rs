@@ -29,6 +29,8 @@ mod eco_response_time;
 mod eco_vhost;
 mod error_reporting;
 mod express5_core;
+mod express5_files;
+mod express5_paths;
 mod file_streaming;
 mod file_times;
 mod file_traversal;

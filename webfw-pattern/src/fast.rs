@@ -29,6 +29,9 @@ pub(crate) enum Tail {
     StrictPrefix,
     /// nothing (strict, `end: false`, the path ends with `/`)
     StrictOpen,
+    /// `(?:\/$)?(?=\/|$)`: path-to-regexp 8's non-strict mount, whose
+    /// optional `/` is taken only at the end (`//` after it is not eaten).
+    LooseEdge,
 }
 
 impl Tail {
@@ -48,6 +51,11 @@ impl Tail {
             Tail::StrictEnd => rest.is_empty().then_some(n),
             Tail::StrictPrefix => (rest.is_empty() || rest[0] == b'/').then_some(n),
             Tail::StrictOpen => Some(n),
+            Tail::LooseEdge => match rest {
+                [b'/'] => Some(n + 1),
+                [] | [b'/', ..] => Some(n),
+                _ => None,
+            },
         }
     }
 }
@@ -61,6 +69,18 @@ fn split_tail(last: &str, opts: Options) -> (&str, Tail) {
         (true, true) => (last, Tail::StrictEnd),
         (true, false) if last.ends_with('/') => (last, Tail::StrictOpen),
         (true, false) => (last, Tail::StrictPrefix),
+    }
+}
+
+/// path-to-regexp 8's suffix as router 2 asks for it: non-strict paths
+/// were already stripped of their trailing slashes (so nothing is split
+/// off here), strict ones keep them and end at `$` or `(?=\/|$)`.
+pub(crate) fn tail_v8(opts: Options) -> Tail {
+    match (opts.strict, opts.end) {
+        (false, true) => Tail::LooseEnd,
+        (false, false) => Tail::LooseEdge,
+        (true, true) => Tail::StrictEnd,
+        (true, false) => Tail::StrictPrefix,
     }
 }
 
@@ -173,6 +193,15 @@ impl Literal {
         }
         let (text, tail) = split_tail(path, opts);
         Some(Literal {
+            text: Lit::new(text, !opts.sensitive),
+            tail,
+        })
+    }
+
+    /// Already unescaped literal text (path-to-regexp 8 escapes all of it)
+    /// and its suffix; `None` when case folding would need more than ASCII.
+    pub(crate) fn from_text(text: &str, tail: Tail, opts: Options) -> Option<Literal> {
+        (opts.sensitive || text.is_ascii()).then(|| Literal {
             text: Lit::new(text, !opts.sensitive),
             tail,
         })
@@ -303,6 +332,39 @@ impl Segments {
             return None;
         }
         let (last, tail) = split_tail(chunks[n], opts);
+        Some(Segments::build(&chunks[..n], &optional, last, tail, opts))
+    }
+
+    /// Whole-segment parameters of path-to-regexp 8 (`/users/:id`), given
+    /// as the literal text before each one (which ends with the `/` the
+    /// parameter follows) and the text after the last (empty or starting
+    /// with `/`); `None` for any other shape.
+    pub(crate) fn from_chunks(chunks: &[&str], tail: Tail, opts: Options) -> Option<Segments> {
+        let n = chunks.len().checked_sub(1)?;
+        let last = chunks[n];
+        let fits = (1..=MAX_PARAMS).contains(&n)
+            && chunks.iter().all(|c| opts.sensitive || c.is_ascii())
+            && chunks[..n].iter().all(|c| c.ends_with('/'))
+            && chunks[1..]
+                .iter()
+                .all(|c| c.is_empty() || c.starts_with('/'))
+            && (last.is_empty() || last.starts_with('/'));
+        if !fits {
+            return None;
+        }
+        // This engine's chunks hold the `/` of a parameter with it.
+        let heads: Vec<&str> = chunks[..n].iter().map(|c| &c[..c.len() - 1]).collect();
+        Some(Segments::build(&heads, &vec![false; n], last, tail, opts))
+    }
+
+    fn build(
+        chunks: &[&str],
+        optional: &[bool],
+        last: &str,
+        tail: Tail,
+        opts: Options,
+    ) -> Segments {
+        let n = optional.len();
         let insensitive = !opts.sensitive;
         let params: Vec<Param> = (0..n)
             .map(|k| Param {
@@ -310,13 +372,13 @@ impl Segments {
                 after: Lit::new(if k + 1 == n { last } else { chunks[k + 1] }, insensitive),
             })
             .collect();
-        Some(Segments {
+        Segments {
             head: Lit::new(chunks[0], insensitive),
             required: !params.iter().any(|p| p.optional),
             params,
             tail,
             head_in_prefix: false,
-        })
+        }
     }
 
     /// The literal prefix of the regex path-to-regexp builds: the head, and

@@ -76,6 +76,7 @@ mod compile;
 mod fast;
 mod jsre;
 pub mod logfmt;
+pub mod v8;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -197,6 +198,16 @@ pub enum Key {
     /// Unnamed capture groups (`*`, `(…)`, a param's trailing `*`), numbered
     /// from 0 in source order (per array element for [`Pattern::many`]).
     Index(usize),
+    /// A path-to-regexp 8 wildcard `*name` ([`Pattern::express5`]): its
+    /// value in `req.params` is an array, the capture split on `/`.
+    ///
+    /// ```
+    /// use webfw_pattern::{Key, Options, Pattern};
+    /// let p = Pattern::express5("/files/*rest", Options::route()).unwrap();
+    /// assert_eq!(p.keys(), &[Key::Wildcard("rest".into())]);
+    /// assert!(p.keys()[0].is_wildcard());
+    /// ```
+    Wildcard(String),
 }
 
 impl Key {
@@ -209,7 +220,7 @@ impl Key {
     /// ```
     pub fn property(&self) -> Cow<'_, str> {
         match self {
-            Key::Name(n) => Cow::Borrowed(n),
+            Key::Name(n) | Key::Wildcard(n) => Cow::Borrowed(n),
             Key::Index(i) => Cow::Owned(i.to_string()),
         }
     }
@@ -218,19 +229,31 @@ impl Key {
     /// `Index(0)` do; `Name("00")` and `Index(0)` don't).
     pub(crate) fn same_property(&self, other: &Key) -> bool {
         match (self, other) {
-            (Key::Name(a), Key::Name(b)) => a == b,
+            (Key::Name(a) | Key::Wildcard(a), Key::Name(b) | Key::Wildcard(b)) => a == b,
             (Key::Index(a), Key::Index(b)) => a == b,
-            (Key::Name(n), Key::Index(i)) | (Key::Index(i), Key::Name(n)) => {
+            (Key::Name(n) | Key::Wildcard(n), Key::Index(i))
+            | (Key::Index(i), Key::Name(n) | Key::Wildcard(n)) => {
                 (n == "0" || !n.starts_with('0')) && n.parse::<usize>().ok() == Some(*i)
             }
         }
     }
 }
 
+impl Key {
+    /// Whether the value is an array (a path-to-regexp 8 `*name`).
+    ///
+    /// ```
+    /// assert!(!webfw_pattern::Key::Name("id".into()).is_wildcard());
+    /// ```
+    pub fn is_wildcard(&self) -> bool {
+        matches!(self, Key::Wildcard(_))
+    }
+}
+
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Key::Name(n) => f.write_str(n),
+            Key::Name(n) | Key::Wildcard(n) => f.write_str(n),
             Key::Index(i) => write!(f, "{i}"),
         }
     }
@@ -257,8 +280,12 @@ pub struct PatternError {
     pub offset: usize,
     /// Length in bytes of the offending part.
     pub len: usize,
-    /// What is wrong, worded like V8's `SyntaxError`.
+    /// What is wrong, worded like V8's `SyntaxError` (Express 4) or
+    /// path-to-regexp 8's `PathError` (Express 5, word for word).
     pub message: String,
+    /// For an Express 5 path: what to write instead (`None` for Express 4
+    /// paths, whose message is the regex engine's).
+    pub hint: Option<String>,
 }
 
 impl fmt::Display for PatternError {
@@ -379,6 +406,7 @@ fn syntax_error(
             flags_str(insensitive),
             e.msg
         ),
+        hint: None,
     }
 }
 

@@ -46,3 +46,43 @@ pub fn router() -> Router {
 pub fn router_with(opts: RouterOptions) -> Router {
     Router::with_options(opts.dialect(Dialect::Express5))
 }
+
+// serve-static 2
+//
+// `express.static` of express 5 (serve-static 2.2 over send 1.2). `res.
+// sendFile` and `res.download` need nothing here: they follow the dialect
+// of the app handling the request.
+
+/// `express.static(root)` of express 5: serves the files under `root` as
+/// serve-static 2 does. Unlike [`webfw::static_`](crate::static_) (serve-
+/// static 1), a path with any segment starting with `.` (dot directories
+/// too) is ignored, `Content-Type` comes from mime-types 3 with a
+/// lower-case `charset=utf-8` (`.js` → `text/javascript`), a malformed
+/// `Range` is ignored (a full 200) and `If-None-Match` decides freshness
+/// alone.
+///
+/// ```
+/// let mut app = webfw::express5::app();
+/// app.use_at("/static", webfw::express5::static_("public"));
+/// ```
+pub fn static_(root: impl Into<std::path::PathBuf>) -> crate::files::Static5 {
+    static_with(root, crate::StaticOptions::new())
+}
+
+/// `express.static(root, options)` of express 5: [`static_`] with
+/// serve-static's options. An unset
+/// [`dotfiles`](crate::StaticOptions::dotfiles) is `Ignore` here, for
+/// every segment.
+///
+/// ```
+/// use webfw::files::{Dotfiles, StaticOptions};
+/// let mut app = webfw::express5::app();
+/// app.use_at("/dot", webfw::express5::static_with("public", StaticOptions::new().dotfiles(Dotfiles::Allow)));
+/// app.use_at("/cache", webfw::express5::static_with("public", StaticOptions::new().max_age("1d").immutable(true)));
+/// ```
+pub fn static_with(
+    root: impl Into<std::path::PathBuf>,
+    options: crate::StaticOptions,
+) -> crate::files::Static5 {
+    crate::files::Static5::new(root.into(), options)
+}

@@ -36,6 +36,7 @@ use std::fmt;
 
 use webfw_pattern::{Options, Pattern, PatternError};
 
+use crate::Dialect;
 use crate::app::App;
 use crate::handler::IntoMiddlewares;
 use crate::router::{PathSpec, Router};
@@ -68,7 +69,7 @@ pub enum EntryKind {
 type Register = Box<dyn FnOnce(&mut Router, &At<'_>) + Send>;
 
 /// Compiles a layer's path with every syntax ([`PathSpec::compile`]).
-type Compile = fn(&PathSpec, Options) -> Result<Pattern, PatternError>;
+type Compile = fn(&PathSpec, Options, Dialect) -> Result<Pattern, PatternError>;
 
 /// Where [`Routes::register`] puts the entries: under `prefix`, and how a
 /// prefixed path compiles.
@@ -86,19 +87,34 @@ impl At<'_> {
     ///
     /// # Panics
     /// When the prefixed path is not a valid pattern.
-    fn simple(&self, router: &Router, path: &str, end: bool) -> (String, Pattern) {
+    fn simple(
+        &self,
+        router: &Router,
+        path: &str,
+        end: bool,
+        dialect: Dialect,
+    ) -> (String, Pattern) {
         let opts = router.pattern_opts(end);
         let what = if end { "route" } else { "mount" };
         let Some(compile) = self.full else {
-            let pattern = Pattern::simple(path, opts).unwrap_or_else(|| {
+            let pattern = match dialect {
+                Dialect::Express4 => Pattern::simple(path, opts),
+                Dialect::Express5 => Pattern::express5_simple(path, opts),
+            };
+            let pattern = pattern.unwrap_or_else(|| {
                 panic!("{what} path {path:?} was simple when its attribute was expanded")
             });
             return (path.to_owned(), pattern);
         };
         let path = join(self.prefix, path);
         let spec = PathSpec::Pattern(path.clone());
-        let pattern =
-            compile(&spec, opts).unwrap_or_else(|e| panic!("invalid {what} path {spec:?}: {e}"));
+        let pattern = compile(&spec, opts, dialect).unwrap_or_else(|e| match &e.hint {
+            Some(hint) => panic!(
+                "invalid {what} path {spec:?}: {}\n  hint: {hint}",
+                e.message
+            ),
+            None => panic!("invalid {what} path {spec:?}: {e}"),
+        });
         (path, pattern)
     }
 }
@@ -125,10 +141,29 @@ pub struct RouteEntry {
     kind: EntryKind,
     method: Option<&'static str>,
     paths: &'static [&'static str],
+    dialect: Dialect,
     register: Register,
 }
 
 impl RouteEntry {
+    /// The path syntax the entry's paths are written in: Express 5 for
+    /// the attributes of [`webfw::express5`](crate::express5), whatever
+    /// the app it is mounted in speaks.
+    ///
+    /// ```
+    /// use webfw::prelude::*;
+    /// #[webfw::express5::get("/files/*rest")]
+    /// fn files(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+    /// #[get("/old/*")]
+    /// fn old(_req: &mut Request, res: &mut Response) -> Result { res.end() }
+    /// let routes = routes![files, old];
+    /// let dialects: Vec<_> = routes.iter().map(|e| e.dialect()).collect();
+    /// assert_eq!(dialects, [webfw::Dialect::Express5, webfw::Dialect::Express4]);
+    /// ```
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     /// The name of the annotated function.
     ///
     /// ```
@@ -208,6 +243,7 @@ impl fmt::Debug for RouteEntry {
             .field("kind", &self.kind)
             .field("method", &self.method)
             .field("paths", &self.paths)
+            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -292,6 +328,7 @@ impl Routes {
         kind: EntryKind,
         method: Option<&'static str>,
         paths: &'static [&'static str],
+        dialect: Dialect,
         register: Register,
     ) {
         self.entries.push(RouteEntry {
@@ -299,6 +336,7 @@ impl Routes {
             kind,
             method,
             paths,
+            dialect,
             register,
         });
     }
@@ -390,17 +428,25 @@ fn use_on<const SIMPLE: bool, M>(
     router: &mut Router,
     at: &At<'_>,
     paths: &'static [&'static str],
+    dialect: Dialect,
     middleware: impl IntoMiddlewares<M>,
 ) {
     if !SIMPLE {
         match spec(at.prefix, paths) {
-            Some(path) => router.use_at(path, middleware),
-            None => router.use_(middleware),
+            Some(path) => {
+                let mut handlers = Vec::new();
+                middleware.into_use_middlewares(&mut handlers);
+                router.push_use_in(path, handlers, dialect);
+            }
+            None => {
+                router.use_(middleware);
+            }
         };
     } else if paths.is_empty() && at.full.is_none() {
         router.use_(middleware);
     } else {
-        let (_, pattern) = at.simple(router, paths.first().copied().unwrap_or("/"), false);
+        let path = paths.first().copied().unwrap_or("/");
+        let (_, pattern) = at.simple(router, path, false, dialect);
         router.use_compiled(pattern, middleware);
     }
 }
@@ -506,6 +552,7 @@ pub mod __private {
     use std::future::Future;
 
     use super::{EntryKind, Routes, spec, use_on};
+    use crate::Dialect;
     use crate::handler::{ErrorHandler, Handler, HandlerFuture, ParamHandler, error_handler_value};
 
     /// Implemented by the struct a webfw attribute generates next to the
@@ -565,18 +612,33 @@ pub mod __private {
         paths: &'static [&'static str],
         handler: H,
     ) {
+        route_in::<SIMPLE, H>(routes, Dialect::Express4, name, method, paths, handler);
+    }
+
+    /// [`route`] with paths in `dialect`'s syntax (the Express 5
+    /// attributes; `SIMPLE` then means `Pattern::express5_simple`).
+    pub fn route_in<const SIMPLE: bool, H: Handler>(
+        routes: &mut Routes,
+        dialect: Dialect,
+        name: &'static str,
+        method: Option<&'static str>,
+        paths: &'static [&'static str],
+        handler: H,
+    ) {
         routes.push(
             name,
             EntryKind::Route,
             Some(method.unwrap_or("all")),
             paths,
+            dialect,
             Box::new(move |router, at| {
                 let route = if SIMPLE {
                     let path = paths.first().copied().unwrap_or("/");
-                    let (path, pattern) = at.simple(router, path, true);
+                    let (path, pattern) = at.simple(router, path, true, dialect);
                     router.route_compiled(Some(path), pattern)
                 } else {
-                    router.route(spec(at.prefix, paths).unwrap_or_else(|| "/".into()))
+                    let path = spec(at.prefix, paths).unwrap_or_else(|| "/".into());
+                    router.route_in(path, dialect)
                 };
                 match method {
                     Some(m) => route.method(m, handler),
@@ -598,6 +660,7 @@ pub mod __private {
             EntryKind::Param,
             None,
             names,
+            Dialect::Express4,
             Box::new(move |router, _at| {
                 router.params(names, handler);
             }),
@@ -612,12 +675,24 @@ pub mod __private {
         paths: &'static [&'static str],
         handler: H,
     ) {
+        middleware_in::<SIMPLE, H>(routes, Dialect::Express4, name, paths, handler);
+    }
+
+    /// [`middleware`] with paths in `dialect`'s syntax.
+    pub fn middleware_in<const SIMPLE: bool, H: Handler>(
+        routes: &mut Routes,
+        dialect: Dialect,
+        name: &'static str,
+        paths: &'static [&'static str],
+        handler: H,
+    ) {
         routes.push(
             name,
             EntryKind::Middleware,
             None,
             paths,
-            Box::new(move |router, at| use_on::<SIMPLE, _>(router, at, paths, handler)),
+            dialect,
+            Box::new(move |router, at| use_on::<SIMPLE, _>(router, at, paths, dialect, handler)),
         );
     }
 
@@ -634,8 +709,10 @@ pub mod __private {
             EntryKind::ErrorHandler,
             None,
             paths,
+            Dialect::Express4,
             Box::new(move |router, at| {
-                use_on::<SIMPLE, _>(router, at, paths, error_handler_value(handler));
+                let handler = error_handler_value(handler);
+                use_on::<SIMPLE, _>(router, at, paths, Dialect::Express4, handler);
             }),
         );
     }

@@ -1,5 +1,7 @@
 //! Files: `res.sendFile` / `res.download` and `express.static`, with the
-//! HTTP semantics of `send` 0.19 and `serve-static` 1.16.
+//! HTTP semantics of `send` 0.19 and `serve-static` 1.16 (Express 4), or
+//! of send 1.2 and serve-static 2.2 (Express 5: `rules` holds what differs,
+//! `serve_static2` is its middleware).
 //!
 //! `path` turns a request path or a file name into a file system path the
 //! way send does (decoding, `..` checks, dotfiles), `send` answers with a
@@ -16,10 +18,13 @@ mod max_age;
 pub(crate) mod node_path;
 pub(crate) mod options;
 pub(crate) mod path;
+pub(crate) mod rules;
 pub(crate) mod send;
 mod serve_static;
+mod serve_static2;
 
 pub use max_age::MaxAge;
 pub use options::{Dotfiles, SendFileOptions};
 pub(crate) use send::Sent;
 pub use serve_static::{SetHeaders, Static, StaticOptions, static_};
+pub use serve_static2::Static5;

@@ -159,7 +159,9 @@ impl SendFileOptions {
         self
     }
 
-    /// `etag`: whether to send the weak `ETag`.
+    /// `etag`: whether to send the weak `ETag`. In an Express 5 app the
+    /// app's `etag` setting decides instead (express 5 overwrites the
+    /// option with `app.enabled('etag')`).
     ///
     /// ```
     /// let opts = webfw::files::SendFileOptions::new().etag(false);
@@ -191,7 +193,8 @@ impl SendFileOptions {
 
     /// `dotfiles`: `Allow`, `Deny` (403) or `Ignore` (404) for paths with a
     /// dot segment. Unset, only a final segment starting with a dot is
-    /// ignored, as send does.
+    /// ignored, as send 0.19 does; in an Express 5 app (send 1) every
+    /// such segment is.
     ///
     /// ```
     /// use webfw::files::{Dotfiles, SendFileOptions};

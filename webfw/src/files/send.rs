@@ -19,8 +19,9 @@ use http::header::{
 
 use super::options::Config;
 use super::path::{Resolved, has_no_extension};
+use super::rules::SendRules;
 use crate::error::Error;
-use crate::http::range::{ParsedRange, parse};
+use crate::http::range::ParsedRange;
 use crate::request::{Request, header_str};
 use crate::response::Response;
 
@@ -147,8 +148,9 @@ pub(crate) fn stat_error(e: &io::Error, path: &Path) -> Error {
 }
 
 /// send's `send`: headers, preconditions, freshness, range, then the body
-/// (whole when small). `hook` is send's `headers` event.
-pub(crate) fn respond(
+/// (whole when small). `hook` is send's `headers` event; `R` is the send
+/// whose type, range and freshness rules apply.
+pub(crate) fn respond<R: SendRules>(
     req: &Request,
     res: &mut Response,
     file: File,
@@ -183,7 +185,7 @@ pub(crate) fn respond(
         h.insert(ETAG, stat_etag(size, mtime_ms));
     }
     if bare || !h.contains_key(CONTENT_TYPE) {
-        h.insert(CONTENT_TYPE, content_type_of(path));
+        h.insert(CONTENT_TYPE, R::content_type(path));
     }
 
     let c = Conditions::of(req);
@@ -205,7 +207,7 @@ pub(crate) fn respond(
         let status = res.status_code();
         let cachable = (200..300).contains(&status) || status == 304;
         if cachable
-            && crate::http::fresh::is_fresh(
+            && R::is_fresh(
                 c.if_none_match,
                 c.if_modified_since,
                 c.cache_control,
@@ -234,7 +236,7 @@ pub(crate) fn respond(
         && cfg.accept_ranges
         && range.trim_start_matches(' ').starts_with("bytes=")
     {
-        let mut parsed = parse(size, range, true);
+        let mut parsed = R::parse_range(size, range);
         if !range_fresh(c.if_range, res) {
             parsed = ParsedRange::Malformed;
         }
@@ -436,7 +438,7 @@ fn last_modified(mtime_ms: i64) -> Option<HeaderValue> {
 }
 
 /// [`content_type`] from a file system path's extension.
-fn content_type_of(path: &Path) -> HeaderValue {
+pub(super) fn content_type_of(path: &Path) -> HeaderValue {
     let b = path.as_os_str().as_encoded_bytes();
     let start = b
         .iter()

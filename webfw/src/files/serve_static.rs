@@ -9,6 +9,7 @@ use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
 
 use super::node_path::absolute;
 use super::options::{Config, Dotfiles};
+use super::rules::{Send0, SendRules};
 use super::send::{FileStream, Located, Sent, locate, respond, stream};
 use super::{MaxAge, path};
 use crate::error::Error;
@@ -90,7 +91,9 @@ impl StaticOptions {
     }
 
     /// `dotfiles`: `Allow`, `Deny` (403) or `Ignore` (404, dot directories
-    /// too). Unset, only a final segment starting with a dot is ignored.
+    /// too). Unset, only a final segment starting with a dot is ignored
+    /// (serve-static 1); [`express5::static_with`](crate::express5::static_with)
+    /// takes unset as `Ignore`.
     ///
     /// ```
     /// use webfw::files::{Dotfiles, StaticOptions};
@@ -254,10 +257,23 @@ impl StaticOptions {
 /// app.use_at("/static", static_("public", StaticOptions::new().max_age("1d")));
 /// ```
 pub fn static_(root: impl Into<PathBuf>, options: StaticOptions) -> Static {
-    let mut options = options;
-    options.config.root = Some(absolute(root.into()));
     Static {
-        inner: Arc::new(options),
+        inner: rooted(root.into(), options),
+    }
+}
+
+/// The options with serve-static's resolved root, shared by the middleware.
+pub(super) fn rooted(root: PathBuf, mut options: StaticOptions) -> Arc<StaticOptions> {
+    options.config.root = Some(absolute(root));
+    Arc::new(options)
+}
+
+impl StaticOptions {
+    /// The `dotfiles` rule when none was chosen (serve-static 2's is
+    /// `Ignore` for every segment).
+    pub(super) fn dotfiles_default(mut self, dotfiles: Dotfiles) -> Self {
+        self.config.dotfiles.get_or_insert(dotfiles);
+        self
     }
 }
 
@@ -282,79 +298,86 @@ enum Outcome {
 
 impl Handler for Static {
     fn call<'a>(&'a self, req: &'a mut Request, res: &'a mut Response) -> HandlerFuture<'a> {
-        match self.serve(req, res) {
-            Outcome::Done(r) => HandlerFuture::ready(r),
-            Outcome::Stream(s) => HandlerFuture::boxed(Box::pin(async move {
-                match stream(res, s).await {
-                    Ok(_) => Ok(Flow::Done),
-                    // A file was found: errors go on as they are.
-                    Err(e) => Err(e),
-                }
-            })),
-        }
+        call::<Send0>(&self.inner, req, res)
     }
 }
 
-impl Static {
-    /// serve-static's middleware up to the body.
-    fn serve(&self, req: &mut Request, res: &mut Response) -> Outcome {
-        let opts = &*self.inner;
-        let method = req.method();
-        if method != http::Method::GET && method != http::Method::HEAD {
-            if opts.fallthrough {
-                return Outcome::Done(Ok(Flow::Next));
+/// serve-static's middleware answering with send `R`'s rules (serve-static
+/// 1 and 2 differ only in the send they use and its dotfiles default).
+pub(super) fn call<'a, R: SendRules>(
+    opts: &'a StaticOptions,
+    req: &'a mut Request,
+    res: &'a mut Response,
+) -> HandlerFuture<'a> {
+    match serve::<R>(opts, req, res) {
+        Outcome::Done(r) => HandlerFuture::ready(r),
+        Outcome::Stream(s) => HandlerFuture::boxed(Box::pin(async move {
+            match stream(res, s).await {
+                Ok(_) => Ok(Flow::Done),
+                // A file was found: errors go on as they are.
+                Err(e) => Err(e),
             }
-            res.status(405);
-            let h = res.headers_mut();
-            h.insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
-            h.insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
-            return Outcome::Done(res.end());
+        })),
+    }
+}
+
+/// serve-static's middleware up to the body.
+fn serve<R: SendRules>(opts: &StaticOptions, req: &mut Request, res: &mut Response) -> Outcome {
+    let method = req.method();
+    if method != http::Method::GET && method != http::Method::HEAD {
+        if opts.fallthrough {
+            return Outcome::Done(Ok(Flow::Next));
         }
-        let raw = pathname(req.url());
-        let raw = if raw == "/" && !pathname(req.original_url()).ends_with('/') {
-            ""
+        res.status(405);
+        let h = res.headers_mut();
+        h.insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+        h.insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
+        return Outcome::Done(res.end());
+    }
+    let raw = pathname(req.url());
+    let raw = if raw == "/" && !pathname(req.original_url()).ends_with('/') {
+        ""
+    } else {
+        raw
+    };
+    // Client errors before a file is found fall through (when on).
+    let early = |e: Error| -> Outcome {
+        if !opts.fallthrough || e.status() >= 500 {
+            Outcome::Done(Err(e))
         } else {
-            raw
-        };
-        // Client errors before a file is found fall through (when on).
-        let early = |e: Error| -> Outcome {
-            if !opts.fallthrough || e.status() >= 500 {
-                Outcome::Done(Err(e))
-            } else {
-                Outcome::Done(Ok(Flow::Next))
-            }
-        };
-        let Some(decoded) = path::decode_component(raw) else {
-            return early(Error::from_status(400));
-        };
-        let mut resolved = match path::resolve(&decoded, &opts.config) {
-            Ok(r) => r,
-            Err(e) => return early(e),
-        };
-        // send looks at the path as sent: `/dir%2f` names the directory
-        // without its slash (so it is redirected), as `/dir` does.
-        resolved.trailing_slash = raw.ends_with('/');
-        let (file, meta, found) = match locate(&resolved, &opts.config) {
-            Ok(Located::File(f, m, p)) => (f, m, p),
-            Ok(Located::Directory) => {
-                if !opts.redirect || resolved.trailing_slash {
-                    return early(Error::from_status(404));
-                }
-                return Outcome::Done(redirect_to_slash(req, res));
-            }
-            Err(e) => return early(e),
-        };
-        let hook = |res: &mut Response, p: &Path, m: &Metadata| {
-            if let Some(f) = &opts.set_headers {
-                f(res, p, m);
-            }
-        };
-        // From here on errors are the file's: they go to `next(err)`.
-        match respond(req, res, file, &meta, &found, &opts.config, &hook) {
-            Ok(Sent::Done) => Outcome::Done(Ok(Flow::Done)),
-            Ok(Sent::Stream(s)) => Outcome::Stream(s),
-            Err(e) => Outcome::Done(Err(e)),
+            Outcome::Done(Ok(Flow::Next))
         }
+    };
+    let Some(decoded) = path::decode_component(raw) else {
+        return early(Error::from_status(400));
+    };
+    let mut resolved = match path::resolve(&decoded, &opts.config) {
+        Ok(r) => r,
+        Err(e) => return early(e),
+    };
+    // send looks at the path as sent: `/dir%2f` names the directory
+    // without its slash (so it is redirected), as `/dir` does.
+    resolved.trailing_slash = raw.ends_with('/');
+    let (file, meta, found) = match locate(&resolved, &opts.config) {
+        Ok(Located::File(f, m, p)) => (f, m, p),
+        Ok(Located::Directory) => {
+            if !opts.redirect || resolved.trailing_slash {
+                return early(Error::from_status(404));
+            }
+            return Outcome::Done(redirect_to_slash(req, res));
+        }
+        Err(e) => return early(e),
+    };
+    let hook = |res: &mut Response, p: &Path, m: &Metadata| {
+        if let Some(f) = &opts.set_headers {
+            f(res, p, m);
+        }
+    };
+    // From here on errors are the file's: they go to `next(err)`.
+    match respond::<R>(req, res, file, &meta, &found, &opts.config, &hook) {
+        Ok(Sent::Done) => Outcome::Done(Ok(Flow::Done)),
+        Ok(Sent::Stream(s)) => Outcome::Stream(s),
+        Err(e) => Outcome::Done(Err(e)),
     }
 }
 

@@ -9,21 +9,63 @@ use crate::http::same_str;
 
 /// The parameters of the matched layer (`req.params`).
 ///
+/// A value is text, or (an Express 5 wildcard `*name`) an array of
+/// segments: [`Params::get`] gives an array joined with `/`,
+/// [`Params::list`] its parts.
+///
 /// ```
 /// let mut p = webfw::Params::default();
 /// p.set("id", "a");
 /// p.set("0", "/b/c");
-/// assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"0":"/b/c","id":"a"}"#);
+/// p.set_list("rest", ["x", "y"]);
+/// assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"0":"/b/c","id":"a","rest":["x","y"]}"#);
 /// ```
 #[derive(Clone, Default)]
 pub struct Params {
     /// Each name, and where its value lies in `values`.
-    entries: Vec<(Arc<str>, usize, usize)>,
+    entries: Vec<Entry>,
     /// The values, one after another: one buffer, recycled with the
     /// entries (see [`Params::recycled`]), so a request's params allocate
     /// nothing once a thread has served one. A replaced value's old text
     /// stays until the params are cleared.
     values: String,
+    /// The spans in `values` of array parts; empty (never allocated)
+    /// while no value is an array.
+    parts: Vec<(usize, usize)>,
+}
+
+#[derive(Clone)]
+struct Entry {
+    name: Arc<str>,
+    /// the value (an array's parts joined with `/`)
+    a: usize,
+    b: usize,
+    /// an array's range of `parts`
+    list: Option<(u32, u32)>,
+}
+
+/// A value as JSON shows it.
+enum Value<'a> {
+    Text(&'a str),
+    List(Vec<&'a str>),
+}
+
+impl Serialize for Value<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Text(t) => s.serialize_str(t),
+            Value::List(l) => l.serialize(s),
+        }
+    }
+}
+
+impl std::fmt::Debug for Value<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Text(t) => t.fmt(f),
+            Value::List(l) => l.fmt(f),
+        }
+    }
 }
 
 thread_local! {
@@ -41,8 +83,73 @@ impl Params {
     pub fn get(&self, name: &str) -> Option<&str> {
         self.entries
             .iter()
-            .find(|(k, _, _)| same_str(k, name))
-            .map(|&(_, a, b)| &self.values[a..b])
+            .find(|e| same_str(&e.name, name))
+            .map(|e| &self.values[e.a..e.b])
+    }
+
+    /// The parts of an array value (an Express 5 wildcard); `None` when
+    /// the parameter is absent or text.
+    ///
+    /// ```
+    /// let mut p = webfw::Params::default();
+    /// p.set_list("rest", ["a/b", "c"]);
+    /// assert_eq!(p.get("rest"), Some("a/b/c"));
+    /// assert_eq!(p.list("rest").unwrap().collect::<Vec<_>>(), ["a/b", "c"]);
+    /// p.set("id", "7");
+    /// assert!(p.list("id").is_none());
+    /// ```
+    pub fn list(&self, name: &str) -> Option<impl Iterator<Item = &str>> {
+        let e = self.entries.iter().find(|e| same_str(&e.name, name))?;
+        Some(self.parts_of(e.list?))
+    }
+
+    fn parts_of(&self, (from, to): (u32, u32)) -> impl Iterator<Item = &str> {
+        self.parts[from as usize..to as usize]
+            .iter()
+            .map(|&(a, b)| &self.values[a..b])
+    }
+
+    fn value(&self, e: &Entry) -> Value<'_> {
+        match e.list {
+            Some(range) => Value::List(self.parts_of(range).collect()),
+            None => Value::Text(&self.values[e.a..e.b]),
+        }
+    }
+
+    /// Sets (or replaces) a parameter with an array value, as Express 5
+    /// does for a wildcard `*name`.
+    ///
+    /// ```
+    /// let mut p = webfw::Params::default();
+    /// p.set_list("path", ["a", "b.txt"]);
+    /// assert_eq!(p.to_json().to_string(), r#"{"path":["a","b.txt"]}"#);
+    /// ```
+    pub fn set_list<S: AsRef<str>>(
+        &mut self,
+        name: impl Into<Arc<str>>,
+        parts: impl IntoIterator<Item = S>,
+    ) {
+        let from = self.parts.len() as u32;
+        let a = self.values.len();
+        for (i, part) in parts.into_iter().enumerate() {
+            if i > 0 {
+                self.values.push('/');
+            }
+            let s = self.values.len();
+            self.values.push_str(part.as_ref());
+            self.parts.push((s, self.values.len()));
+        }
+        let list = Some((from, self.parts.len() as u32));
+        self.put(name.into(), a, list);
+    }
+
+    /// Points `name` at `values[a..]` (just written).
+    fn put(&mut self, name: Arc<str>, a: usize, list: Option<(u32, u32)>) {
+        let b = self.values.len();
+        match self.entries.iter_mut().find(|e| same_str(&e.name, &name)) {
+            Some(slot) => (slot.a, slot.b, slot.list) = (a, b, list),
+            None => self.entries.push(Entry { name, a, b, list }),
+        }
     }
 
     /// Sets (or replaces) a parameter.
@@ -55,14 +162,9 @@ impl Params {
     /// assert_eq!(p.get("id"), Some("2"));
     /// ```
     pub fn set(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
-        let name = name.into();
         let a = self.values.len();
         self.values.push_str(value.as_ref());
-        let b = self.values.len();
-        match self.entries.iter_mut().find(|(k, _, _)| same_str(k, &name)) {
-            Some(slot) => (slot.1, slot.2) = (a, b),
-            None => self.entries.push((name, a, b)),
-        }
+        self.put(name.into(), a, None);
     }
 
     /// Removes a parameter.
@@ -74,9 +176,9 @@ impl Params {
     /// assert!(p.is_empty());
     /// ```
     pub fn remove(&mut self, name: &str) -> Option<String> {
-        let i = self.entries.iter().position(|(k, _, _)| &**k == name)?;
-        let (_, a, b) = self.entries.remove(i);
-        Some(self.values[a..b].to_owned())
+        let i = self.entries.iter().position(|e| &*e.name == name)?;
+        let e = self.entries.remove(i);
+        Some(self.values[e.a..e.b].to_owned())
     }
 
     /// Number of parameters.
@@ -107,7 +209,7 @@ impl Params {
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.entries
             .iter()
-            .map(|(k, a, b)| (&**k, &self.values[*a..*b]))
+            .map(|e| (&*e.name, &self.values[e.a..e.b]))
     }
 
     /// Empty params with the buffers of earlier ones, if the thread kept any.
@@ -124,6 +226,7 @@ impl Params {
     #[inline]
     pub(crate) fn recycle(params: &mut Params) {
         if params.entries.capacity() != 0 || params.values.capacity() != 0 {
+            // (`parts` only ever grows with `values`)
             Params::keep(std::mem::take(params));
         }
     }
@@ -132,6 +235,7 @@ impl Params {
     fn keep(mut params: Params) {
         params.entries.clear();
         params.values.clear();
+        params.parts.clear();
         let _ = SPARE.try_with(|spare| spare.set(Some(params)));
     }
 
@@ -147,11 +251,15 @@ impl Params {
         } else {
             0
         };
-        for (k, a, b) in &child.entries {
-            let v = &child.values[*a..*b];
-            match k.parse::<usize>() {
-                Ok(i) if shift > 0 && is_index(k) => out.set((i + shift).to_string(), v),
-                _ => out.set(k.clone(), v),
+        for e in &child.entries {
+            let k = &e.name;
+            let name: Arc<str> = match k.parse::<usize>() {
+                Ok(i) if shift > 0 && is_index(k) => Arc::from((i + shift).to_string()),
+                _ => k.clone(),
+            };
+            match e.list {
+                Some(range) => out.set_list(name, child.parts_of(range)),
+                None => out.set(name, &child.values[e.a..e.b]),
             }
         }
         Params::recycle(&mut child);
@@ -169,15 +277,20 @@ impl Params {
     pub fn to_json(&self) -> serde_json::Value {
         let mut map = serde_json::Map::new();
         for (k, v) in self.ordered() {
-            map.insert(k.to_owned(), serde_json::Value::String(v.to_owned()));
+            let v = match v {
+                Value::Text(t) => serde_json::Value::String(t.to_owned()),
+                Value::List(l) => l.into_iter().map(serde_json::Value::from).collect(),
+            };
+            map.insert(k.to_owned(), v);
         }
         serde_json::Value::Object(map)
     }
 
-    fn ordered(&self) -> Vec<(&str, &str)> {
-        let mut idx: Vec<(u64, &str, &str)> = Vec::new();
-        let mut named: Vec<(&str, &str)> = Vec::new();
-        for (k, v) in self.iter() {
+    fn ordered(&self) -> Vec<(&str, Value<'_>)> {
+        let mut idx: Vec<(u64, &str, Value<'_>)> = Vec::new();
+        let mut named: Vec<(&str, Value<'_>)> = Vec::new();
+        for e in &self.entries {
+            let (k, v) = (&*e.name, self.value(e));
             match k.parse::<u64>() {
                 Ok(n) if is_index(k) => idx.push((n, k, v)),
                 _ => named.push((k, v)),
@@ -201,13 +314,24 @@ fn is_index(k: &str) -> bool {
 
 impl PartialEq for Params {
     fn eq(&self, other: &Params) -> bool {
-        self.iter().eq(other.iter())
+        self.entries.len() == other.entries.len()
+            && self.entries.iter().zip(&other.entries).all(|(a, b)| {
+                a.name == b.name
+                    && self.values[a.a..a.b] == other.values[b.a..b.b]
+                    && match (a.list, b.list) {
+                        (None, None) => true,
+                        (Some(x), Some(y)) => self.parts_of(x).eq(other.parts_of(y)),
+                        _ => false,
+                    }
+            })
     }
 }
 
 impl std::fmt::Debug for Params {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
+        f.debug_map()
+            .entries(self.entries.iter().map(|e| (&*e.name, self.value(e))))
+            .finish()
     }
 }
 
@@ -216,7 +340,7 @@ impl Serialize for Params {
         let ordered = self.ordered();
         let mut map = s.serialize_map(Some(ordered.len()))?;
         for (k, v) in ordered {
-            map.serialize_entry(k, v)?;
+            map.serialize_entry(k, &v)?;
         }
         map.end()
     }
@@ -261,6 +385,34 @@ mod tests {
             m.to_json().to_string(),
             r#"{"0":"10","1":"profile","2":"json"}"#
         );
+    }
+
+    #[test]
+    fn arrays_survive_merging_and_compare_by_parts() {
+        let mut parent = Params::default();
+        parent.set_list("rest", ["a", "b"]);
+        let mut child = Params::default();
+        child.set_list("more", ["a/b"]);
+        child.set("id", "1");
+        let m = Params::merged(&parent, child);
+        assert_eq!(
+            m.to_json().to_string(),
+            r#"{"rest":["a","b"],"more":["a/b"],"id":"1"}"#
+        );
+        assert_eq!(
+            format!("{m:?}"),
+            r#"{"rest": ["a", "b"], "more": ["a/b"], "id": "1"}"#
+        );
+        let mut text = Params::default();
+        text.set("rest", "a/b");
+        let mut list = Params::default();
+        list.set_list("rest", ["a", "b"]);
+        assert_ne!(text, list);
+        let mut split = Params::default();
+        split.set_list("rest", ["a/b"]);
+        assert_ne!(split, list);
+        list.set("rest", "x");
+        assert!(list.list("rest").is_none());
     }
 
     #[test]

@@ -8,12 +8,12 @@
 
 use std::path::Path;
 
-use http::HeaderValue;
 use http::header::CONTENT_DISPOSITION;
 
 use super::Response;
 use crate::error::Error;
-use crate::files::{self, SendFileOptions, Sent};
+use crate::files::rules::{Send0, Send1, SendRules};
+use crate::files::{self, Dotfiles, SendFileOptions, Sent};
 use crate::outcome::{Flow, Result};
 use crate::request::Request;
 
@@ -30,6 +30,14 @@ impl Response {
     /// missing file, 403, 400, 412, 416, …) and, for system errors, a
     /// [`code`](Error::code) such as `ENOENT`.
     ///
+    /// In an Express 5 app (the app handling the request, as
+    /// [`res.app()`](Response::app) says) it is send 1's: any path segment
+    /// starting with `.` is a 404 unless [`SendFileOptions::dotfiles`] says
+    /// otherwise, the type comes from mime-types 3 (`.js` →
+    /// `text/javascript; charset=utf-8`), a malformed `Range` is ignored,
+    /// `If-None-Match` decides freshness alone, and the ETag follows the
+    /// app's `etag` setting whatever [`SendFileOptions::etag`] says.
+    ///
     /// ```no_run
     /// use webfw::prelude::*;
     /// use webfw::files::SendFileOptions;
@@ -40,6 +48,9 @@ impl Response {
     /// }
     /// let mut app = webfw::app();
     /// app.get("/reports/:name", report);
+    /// // The same handler in an Express 5 app sends files as send 1 does.
+    /// let mut app5 = webfw::express5::app();
+    /// app5.get("/reports/:name", report);
     /// ```
     pub async fn send_file(
         &mut self,
@@ -73,7 +84,7 @@ impl Response {
         &mut self,
         req: &Request,
         path: &str,
-        options: SendFileOptions,
+        mut options: SendFileOptions,
     ) -> std::result::Result<(), Error> {
         if options.config.root.is_none() && !Path::new(path).is_absolute() {
             return Err(
@@ -81,6 +92,25 @@ impl Response {
                     .with_name("TypeError"),
             );
         }
+        // Express 5's response prototype: send 1, `opts.etag =
+        // app.enabled('etag')` (the call's own option is overwritten) and
+        // send 1's `dotfiles: 'ignore'` default for every segment.
+        let app = self.app();
+        if app.dialect().is_express5() {
+            options.config.etag = !matches!(app.settings().etag, crate::EtagMode::Off);
+            options.config.dotfiles.get_or_insert(Dotfiles::Ignore);
+            return self.send_with::<Send1>(req, path, options).await;
+        }
+        self.send_with::<Send0>(req, path, options).await
+    }
+
+    /// send's `pipe` with `R`'s rules, the file streamed to the end.
+    async fn send_with<R: SendRules>(
+        &mut self,
+        req: &Request,
+        path: &str,
+        options: SendFileOptions,
+    ) -> std::result::Result<(), Error> {
         let cfg = &options.config;
         let resolved = files::path::resolve(path, cfg)?;
         let (file, meta, found) = match files::send::locate(&resolved, cfg)? {
@@ -96,7 +126,7 @@ impl Response {
                 h.insert(name.clone(), value.clone());
             }
         };
-        match files::send::respond(req, self, file, &meta, &found, cfg, &hook)? {
+        match files::send::respond::<R>(req, self, file, &meta, &found, cfg, &hook)? {
             Sent::Done => Ok(()),
             Sent::Stream(s) => match files::send::stream(self, s).await? {
                 true => Ok(()),
@@ -156,11 +186,8 @@ impl Response {
         filename: Option<&str>,
         mut options: SendFileOptions,
     ) -> std::result::Result<(), Error> {
-        let disposition =
-            crate::http::content_disposition::content_disposition(Some(filename.unwrap_or(path)));
-        let value = crate::http::content_disposition::latin1_bytes(&disposition)
-            .and_then(|b| HeaderValue::from_bytes(&b).ok())
-            .unwrap_or_else(|| HeaderValue::from_static("attachment"));
+        // content-disposition 0.5 or 2, as the app's Express writes it.
+        let value = self.disposition(Some(filename.unwrap_or(path)));
         options.headers.retain(|(n, _)| *n != CONTENT_DISPOSITION);
         options.headers.insert(0, (CONTENT_DISPOSITION, value));
         let full = if options.config.root.is_none() {

@@ -26,6 +26,9 @@ pub(crate) struct Layer<K = LayerKind> {
     /// For a literal pattern: its match once the prefix is known to match.
     literal_end: Option<LiteralEnd>,
     keys: Vec<Arc<str>>,
+    /// Which keys are Express 5 wildcards (array values); `None` for the
+    /// patterns without any, so their match checks nothing per param.
+    wildcards: Option<Box<[bool]>>,
     pub(crate) kind: K,
 }
 
@@ -43,14 +46,20 @@ impl<K> Layer<K> {
             .keys()
             .iter()
             .map(|k| match k {
-                Key::Name(n) => Arc::from(n.as_str()),
+                Key::Name(n) | Key::Wildcard(n) => Arc::from(n.as_str()),
                 Key::Index(i) => Arc::from(i.to_string().as_str()),
             })
             .collect();
+        let wildcards = pattern
+            .keys()
+            .iter()
+            .any(Key::is_wildcard)
+            .then(|| pattern.keys().iter().map(Key::is_wildcard).collect());
         Layer {
             literal_end: pattern.literal_end(),
             pattern,
             keys,
+            wildcards,
             kind,
         }
     }
@@ -61,6 +70,7 @@ impl<K> Layer<K> {
             pattern: self.pattern,
             literal_end: self.literal_end,
             keys: self.keys,
+            wildcards: self.wildcards,
             kind: f(self.kind),
         }
     }
@@ -91,6 +101,26 @@ impl<K> Layer<K> {
         let mut params = Params::recycled();
         let mut bad = None;
         let len = self.pattern.matches_each_from(path, prefixed, |ki, raw| {
+            if let Some(wild) = &self.wildcards
+                && wild[ki]
+            {
+                // router 2: split on `/`, then decode each part (so `%2F`
+                // stays inside its part)
+                let mut parts = Vec::new();
+                for part in raw.split('/') {
+                    match webfw_pattern::decode_param(part) {
+                        Ok(p) => parts.push(p),
+                        Err(e) => {
+                            bad.get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+                params.set_list(self.keys[ki].clone(), parts);
+                return;
+            }
+            // Express 4 decodes every value, router 2 only those with a
+            // `%`: the same text, since decoding leaves the others as they are.
             match webfw_pattern::decode_param(raw) {
                 Ok(value) => params.set(self.keys[ki].clone(), value),
                 Err(e) => {
@@ -243,7 +273,7 @@ mod tests {
                         } else {
                             LayerKind::Route(Route::new(Some(p.clone())))
                         };
-                        Layer::new(spec.compile(opts).unwrap(), kind)
+                        Layer::new(spec.compile(opts, crate::Dialect::Express4).unwrap(), kind)
                     })
                     .collect();
                 let idx = index(&stack, sensitive);

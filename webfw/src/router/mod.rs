@@ -145,20 +145,43 @@ impl PathSpec {
         }
     }
 
-    /// Compiles the path for a layer; a string path one of the regex-free
-    /// engines runs skips the regex parser.
+    /// Compiles the path for a layer in `dialect`'s syntax; a string path
+    /// one of the regex-free engines runs skips the regex parser.
     pub(crate) fn compile(
         &self,
         opts: webfw_pattern::Options,
+        dialect: crate::Dialect,
     ) -> Result<Pattern, webfw_pattern::PatternError> {
-        match self {
-            PathSpec::Pattern(p) => Pattern::new(p, opts),
-            PathSpec::Many(list) => {
+        match (self, dialect) {
+            (PathSpec::Pattern(p), crate::Dialect::Express4) => Pattern::new(p, opts),
+            (PathSpec::Pattern(p), crate::Dialect::Express5) => Pattern::express5(p, opts),
+            (PathSpec::Many(list), dialect) => {
                 let refs: Vec<&str> = list.iter().map(String::as_str).collect();
-                Pattern::many(&refs, opts)
+                match dialect {
+                    crate::Dialect::Express4 => Pattern::many(&refs, opts),
+                    crate::Dialect::Express5 => Pattern::express5_many(&refs, opts),
+                }
             }
-            PathSpec::Regex(r) => Pattern::regex(r, opts),
+            (PathSpec::Regex(r), _) => Pattern::regex(r, opts),
         }
+    }
+
+    /// [`PathSpec::compile`], panicking as Express throws at registration:
+    /// an Express 5 refusal shows path-to-regexp's message and the fix.
+    pub(crate) fn compile_or_panic(
+        &self,
+        opts: webfw_pattern::Options,
+        dialect: crate::Dialect,
+        what: &str,
+    ) -> Pattern {
+        self.compile(opts, dialect)
+            .unwrap_or_else(|e| match &e.hint {
+                Some(hint) => panic!(
+                    "invalid {what} path {self:?}: {}\n  hint: {hint}",
+                    e.message
+                ),
+                None => panic!("invalid {what} path {self:?}: {e}"),
+            })
     }
 
     /// The value `app.mountpath` reports.
@@ -321,9 +344,19 @@ impl Router {
     }
 
     pub(crate) fn push_use(&mut self, path: PathSpec, handlers: Vec<Middleware>) {
+        self.push_use_in(path, handlers, self.opts.dialect);
+    }
+
+    /// `use` with a path in `dialect`'s syntax (`routes![…]` entries carry
+    /// theirs).
+    pub(crate) fn push_use_in(
+        &mut self,
+        path: PathSpec,
+        handlers: Vec<Middleware>,
+        dialect: crate::Dialect,
+    ) {
         self.push_use_compiled(handlers, |opts| {
-            path.compile(opts)
-                .unwrap_or_else(|e| panic!("invalid mount path {path:?}: {e}"))
+            path.compile_or_panic(opts, dialect, "mount")
         });
     }
 
@@ -372,10 +405,12 @@ impl Router {
     ///     .post(|_: &mut Request, res: &mut Response| res.send("post"));
     /// ```
     pub fn route(&mut self, path: impl Into<PathSpec>) -> RouteBuilder<'_> {
-        let path = path.into();
-        let pattern = path
-            .compile(self.pattern_opts(true))
-            .unwrap_or_else(|e| panic!("invalid route path {path:?}: {e}"));
+        self.route_in(path.into(), self.opts.dialect)
+    }
+
+    /// `route` with a path in `dialect`'s syntax.
+    pub(crate) fn route_in(&mut self, path: PathSpec, dialect: crate::Dialect) -> RouteBuilder<'_> {
+        let pattern = path.compile_or_panic(self.pattern_opts(true), dialect, "route");
         self.route_compiled(path.display(), pattern)
     }
 
