@@ -792,7 +792,7 @@ impl Response {
 
     /// `req.fresh` with the request's conditional headers (see [`Request::fresh`]).
     pub(crate) fn is_fresh_for(&self, method: &Method, req_headers: &HeaderMap) -> bool {
-        if *method != Method::GET && *method != Method::HEAD {
+        if !fresh_method(method) {
             return false;
         }
         if !((200..300).contains(&self.status) || self.status == 304) {
@@ -826,7 +826,7 @@ impl Response {
         let Some(c) = &*self.conditional else {
             return false;
         };
-        if self.method != Method::GET && self.method != Method::HEAD {
+        if !fresh_method(&self.method) {
             return false;
         }
         if !((200..300).contains(&self.status) || self.status == 304) {
@@ -962,6 +962,13 @@ impl Response {
 /// Node's `ERR_HTTP_HEADERS_SENT`.
 pub(crate) fn headers_sent_error() -> Error {
     Error::new("Cannot set headers after they are sent to the client")
+}
+
+/// The methods whose answers can be fresh: GET, HEAD and QUERY (express
+/// 4.22 and 5 alike).
+#[inline]
+fn fresh_method(method: &Method) -> bool {
+    *method == Method::GET || *method == Method::HEAD || method.as_str() == "QUERY"
 }
 
 #[cfg(test)]

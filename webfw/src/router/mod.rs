@@ -408,6 +408,30 @@ impl Router {
         self.route_in(path.into(), self.opts.dialect)
     }
 
+    /// [`Router::route`] that returns the refusal instead of panicking: a
+    /// `TypeError` whose message is the one Express throws at registration
+    /// (for Express 5, path-to-regexp 8's word for word).
+    ///
+    /// ```
+    /// let mut router = webfw::express5::router();
+    /// let err = router.try_route("/ab?cd").map(drop).unwrap_err();
+    /// assert_eq!(
+    ///     err.message(),
+    ///     "Unexpected ? at index 3: /ab?cd; visit https://git.new/pathToRegexpError for info"
+    /// );
+    /// assert!(router.try_route("/ab{c}d").is_ok());
+    /// ```
+    pub fn try_route(
+        &mut self,
+        path: impl Into<PathSpec>,
+    ) -> Result<RouteBuilder<'_>, crate::Error> {
+        let path = path.into();
+        let pattern = path
+            .compile(self.pattern_opts(true), self.opts.dialect)
+            .map_err(|e| crate::Error::new(e.message).with_name("TypeError"))?;
+        Ok(self.route_compiled(path.display(), pattern))
+    }
+
     /// `route` with a path in `dialect`'s syntax.
     pub(crate) fn route_in(&mut self, path: PathSpec, dialect: crate::Dialect) -> RouteBuilder<'_> {
         let pattern = path.compile_or_panic(self.pattern_opts(true), dialect, "route");
