@@ -260,10 +260,9 @@ pub fn js_status_or_500(err: &Error) -> u16 {
 /// A wildcard parameter (`*name`) joined again with `/`:
 /// `req.params.name.join('/')` (the value is the array of segments).
 pub fn wildcard(req: &Request, name: &str) -> String {
-    match req.params().to_json().get(name) {
-        Some(Value::Array(parts)) => parts.iter().map(js_string).collect::<Vec<_>>().join("/"),
-        Some(v) => js_string(v),
-        None => String::new(),
+    match req.params().list(name) {
+        Some(parts) => parts.collect::<Vec<_>>().join("/"),
+        None => req.param(name).unwrap_or_default().to_owned(),
     }
 }
 

@@ -29,8 +29,9 @@ fn body_error(err: Error, _req: &mut Request, res: &mut Response) -> Result {
 }
 
 // express.json() and friends of Express 5 (body-parser 2).
-// TODO(#47): webfw::express5::{json, urlencoded, text, raw}_with once the
-// body-parser 2 branch lands; until then the Express 4 parsers.
+// TODO(#47): these become webfw::express5::{json,urlencoded,text,raw}_with
+// (same option and parser types) when the body-parser 2 work reaches main;
+// until then they are the Express 4 parsers.
 fn json_with(o: JsonOptions) -> webfw::body::JsonParser {
     webfw::json(o)
 }
@@ -86,8 +87,9 @@ pub fn routes(app: &mut App) {
             echo_body,
         ),
     );
-    // TODO(#47): {defaultCharset: 'iso-8859-1'} (UrlencodedOptions has no
-    // default_charset yet).
+    // TODO(#47): {defaultCharset: 'iso-8859-1'} is
+    // UrlencodedOptions::default_charset("iso-8859-1"), which comes with
+    // the body-parser 2 work.
     r.post("/urlencoded/latin1", (form(), echo_body));
     r.post("/text", (text_with(TextOptions::new()), echo_body));
     r.post("/raw", (raw_with(RawOptions::new()), echo_body));

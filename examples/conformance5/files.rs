@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use webfw::Setting;
-use webfw::files::Static;
+use webfw::files::Static5;
 use webfw::files::{Dotfiles, SendFileOptions, StaticOptions};
 use webfw::prelude::*;
 
@@ -22,10 +22,9 @@ fn fixture(dir: &str) -> PathBuf {
         .join(dir)
 }
 
-// express.static of Express 5 (serve-static 2 / send 1).
-// TODO(#47): webfw::express5::static_with once the send 1 branch lands.
-fn static_with(root: PathBuf, opts: StaticOptions) -> Static {
-    webfw::static_(root, opts)
+/// `express.static(root, options)` of Express 5 (serve-static 2 / send 1).
+fn static_with(root: PathBuf, opts: StaticOptions) -> Static5 {
+    webfw::express5::static_with(root, opts)
 }
 
 /// The `/static/*` mounts.

@@ -238,9 +238,13 @@ fn check(req: &mut Request, res: &mut Response) -> Result {
 }
 
 /// path-to-regexp's `err.message` out of webfw's registration panic
-/// (`invalid route path "P": MESSAGE`, a hint on the lines after it).
+/// (`invalid route path <the PathSpec>: MESSAGE`, a hint on the lines
+/// after it).
 fn refusal_message(panic: &str, pattern: &str) -> String {
-    let prefix = format!("invalid route path {pattern:?}: ");
-    let rest = panic.strip_prefix(&prefix).unwrap_or(panic);
+    let spec = PathSpec::from(pattern);
+    let rest = panic
+        .strip_prefix(&format!("invalid route path {spec:?}: "))
+        .or_else(|| panic.strip_prefix(&format!("invalid route path {pattern:?}: ")))
+        .unwrap_or(panic);
     rest.lines().next().unwrap_or_default().to_owned()
 }
