@@ -1,10 +1,6 @@
 //! `/routing/*`: path-to-regexp 8 syntax and router 2 behaviour (ROUTES5.md,
 //! "/routing/* — path syntax and router behaviour").
 
-use std::cell::Cell;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Once;
-
 use serde_json::{Value, json};
 use webfw::prelude::*;
 use webfw::{PathSpec, RouterOptions, TextOptions};
@@ -190,61 +186,21 @@ pub fn routes(app: &mut App) {
     app.get("/routing/check", check);
 }
 
-thread_local! {
-    /// Set while `/routing/check` registers a pattern: its refusal is the
-    /// answer, not a crash worth printing.
-    static CHECKING: Cell<bool> = const { Cell::new(false) };
-}
-
-/// `GET /routing/check?p=P`: registers `P` on a fresh Express 5 router.
-/// webfw refuses a bad runtime pattern at registration by panicking with
-/// path-to-regexp's message (start-up code has no error to return), so
-/// the check catches that panic and answers with its message.
+/// `GET /routing/check?p=P`: registers `express.Router().get(P, noop)` on
+/// a fresh Express 5 router; a refusal is Express's `TypeError`, returned
+/// by `try_route` where `get` would panic at start-up.
 fn check(req: &mut Request, res: &mut Response) -> Result {
-    static QUIET: Once = Once::new();
-    QUIET.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !CHECKING.with(Cell::get) {
-                previous(info);
-            }
-        }));
-    });
     let pattern = match req.query().get("p") {
         None => String::new(),
         Some(v) => crate::js_string(v),
     };
-    CHECKING.with(|c| c.set(true));
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let mut r = webfw::express5::router();
-        r.get(
-            pattern.as_str(),
-            |_req: &mut Request, _res: &mut Response| next(),
-        );
-    }));
-    CHECKING.with(|c| c.set(false));
+    let mut r = webfw::express5::router();
+    let outcome = r.try_route(pattern.as_str()).map(|route| {
+        route.get(|_req: &mut Request, _res: &mut Response| next());
+    });
     let body = match outcome {
         Ok(()) => json!({ "pattern": pattern, "ok": true }),
-        Err(payload) => {
-            let text = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_default();
-            json!({ "pattern": pattern, "ok": false, "error": refusal_message(&text, &pattern) })
-        }
+        Err(err) => json!({ "pattern": pattern, "ok": false, "error": err.message() }),
     };
     res.json(&body)
-}
-
-/// path-to-regexp's `err.message` out of webfw's registration panic
-/// (`invalid route path <the PathSpec>: MESSAGE`, a hint on the lines
-/// after it).
-fn refusal_message(panic: &str, pattern: &str) -> String {
-    let spec = PathSpec::from(pattern);
-    let rest = panic
-        .strip_prefix(&format!("invalid route path {spec:?}: "))
-        .or_else(|| panic.strip_prefix(&format!("invalid route path {pattern:?}: ")))
-        .unwrap_or(panic);
-    rest.lines().next().unwrap_or_default().to_owned()
 }
