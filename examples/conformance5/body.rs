@@ -4,6 +4,8 @@
 
 use serde_json::{Value, json};
 use webfw::body::{Body, JsonOptions, RawOptions, TextOptions, UrlencodedOptions};
+// express.json() and friends of Express 5 (body-parser 2).
+use webfw::express5::{json_with, raw_with, text_with, urlencoded_with};
 use webfw::prelude::*;
 
 /// `echoBody`: bytes as `{kind, length, hex}`, anything else as
@@ -26,23 +28,6 @@ fn body_error(err: Error, _req: &mut Request, res: &mut Response) -> Result {
     let status = err.raw_status().filter(|&s| s != 0).unwrap_or(500);
     let body = json!({ "error": { "status": status, "type": err.kind() } });
     res.status(u16::try_from(status).unwrap_or(500)).json(&body)
-}
-
-// express.json() and friends of Express 5 (body-parser 2).
-// TODO(#47): these become webfw::express5::{json,urlencoded,text,raw}_with
-// (same option and parser types) when the body-parser 2 work reaches main;
-// until then they are the Express 4 parsers.
-fn json_with(o: JsonOptions) -> webfw::body::JsonParser {
-    webfw::json(o)
-}
-fn urlencoded_with(o: UrlencodedOptions) -> webfw::body::UrlencodedParser {
-    webfw::urlencoded(o)
-}
-fn text_with(o: TextOptions) -> webfw::body::TextParser {
-    webfw::text(o)
-}
-fn raw_with(o: RawOptions) -> webfw::body::RawParser {
-    webfw::raw(o)
 }
 
 pub fn routes(app: &mut App) {
@@ -87,10 +72,13 @@ pub fn routes(app: &mut App) {
             echo_body,
         ),
     );
-    // TODO(#47): {defaultCharset: 'iso-8859-1'} is
-    // UrlencodedOptions::default_charset("iso-8859-1"), which comes with
-    // the body-parser 2 work.
-    r.post("/urlencoded/latin1", (form(), echo_body));
+    r.post(
+        "/urlencoded/latin1",
+        (
+            urlencoded_with(UrlencodedOptions::new().default_charset("iso-8859-1")),
+            echo_body,
+        ),
+    );
     r.post("/text", (text_with(TextOptions::new()), echo_body));
     r.post("/raw", (raw_with(RawOptions::new()), echo_body));
     r.post("/none", echo_body); // no parser at all

@@ -101,7 +101,7 @@ pub fn routes(app: &mut App) {
         "QUERY",
         "/routing/search",
         (
-            webfw::text(TextOptions::new().type_("*/*")),
+            webfw::express5::text_with(TextOptions::new().type_("*/*")),
             |req: &mut Request, res: &mut Response| {
                 let body = match req.body().as_str() {
                     Some(s) => s.to_owned(),

@@ -811,9 +811,7 @@ impl Response {
     /// fresh 0.5 (Express 4: both conditions must hold) or fresh 2
     /// (Express 5: `If-None-Match` decides alone).
     #[inline]
-    fn fresh_rule(
-        &self,
-    ) -> fn(Option<&str>, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> bool {
+    fn fresh_rule(&self) -> FreshRule {
         if self.app.dialect().is_express5() {
             crate::http::fresh::is_fresh_v2
         } else {
@@ -963,6 +961,10 @@ impl Response {
 pub(crate) fn headers_sent_error() -> Error {
     Error::new("Cannot set headers after they are sent to the client")
 }
+
+/// `fresh(If-None-Match, If-Modified-Since, Cache-Control, ETag,
+/// Last-Modified)`.
+type FreshRule = fn(Option<&str>, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> bool;
 
 /// The methods whose answers can be fresh: GET, HEAD and QUERY (express
 /// 4.22 and 5 alike).
