@@ -233,11 +233,19 @@ fn trailing_ows(b: &[u8], start: usize, mut end: usize) -> usize {
 mod tests {
     use super::{format, parse};
 
+    /// Input, type, parameters, and the format with `charset=utf-8`.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        &'static str,
+    );
+
     /// Parsed and re-formatted with `charset=utf-8` by content-type 2.1.0
     /// itself (Node 20).
     #[test]
     fn agrees_with_content_type_2() {
-        let cases: &[(&str, &str, &[(&str, &str)], &str)] = &[
+        let cases: &[Case] = &[
             (
                 "application/json;;charset=utf-8",
                 "application/json",

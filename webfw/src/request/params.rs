@@ -32,16 +32,27 @@ pub struct Params {
     /// The spans in `values` of array parts; empty (never allocated)
     /// while no value is an array.
     parts: Vec<(usize, usize)>,
+    /// Each array value's range of `parts`, which [`Entry::list`] indexes:
+    /// kept apart so that an entry stays 32 bytes.
+    lists: Vec<(u32, u32)>,
 }
 
 #[derive(Clone)]
 struct Entry {
     name: Arc<str>,
     /// the value (an array's parts joined with `/`)
-    a: usize,
-    b: usize,
-    /// an array's range of `parts`
-    list: Option<(u32, u32)>,
+    a: u32,
+    b: u32,
+    /// an array's index in `lists`, else [`NO_LIST`]
+    list: u32,
+}
+
+const NO_LIST: u32 = u32::MAX;
+
+impl Entry {
+    fn span(&self) -> std::ops::Range<usize> {
+        self.a as usize..self.b as usize
+    }
 }
 
 /// A value as JSON shows it.
@@ -84,7 +95,7 @@ impl Params {
         self.entries
             .iter()
             .find(|e| same_str(&e.name, name))
-            .map(|e| &self.values[e.a..e.b])
+            .map(|e| &self.values[e.span()])
     }
 
     /// The parts of an array value (an Express 5 wildcard); `None` when
@@ -100,7 +111,7 @@ impl Params {
     /// ```
     pub fn list(&self, name: &str) -> Option<impl Iterator<Item = &str>> {
         let e = self.entries.iter().find(|e| same_str(&e.name, name))?;
-        Some(self.parts_of(e.list?))
+        Some(self.parts_of(self.list_of(e)?))
     }
 
     fn parts_of(&self, (from, to): (u32, u32)) -> impl Iterator<Item = &str> {
@@ -109,10 +120,14 @@ impl Params {
             .map(|&(a, b)| &self.values[a..b])
     }
 
+    fn list_of(&self, e: &Entry) -> Option<(u32, u32)> {
+        (e.list != NO_LIST).then(|| self.lists[e.list as usize])
+    }
+
     fn value(&self, e: &Entry) -> Value<'_> {
-        match e.list {
+        match self.list_of(e) {
             Some(range) => Value::List(self.parts_of(range).collect()),
-            None => Value::Text(&self.values[e.a..e.b]),
+            None => Value::Text(&self.values[e.span()]),
         }
     }
 
@@ -145,7 +160,14 @@ impl Params {
 
     /// Points `name` at `values[a..]` (just written).
     fn put(&mut self, name: Arc<str>, a: usize, list: Option<(u32, u32)>) {
-        let b = self.values.len();
+        let (a, b) = (a as u32, self.values.len() as u32);
+        let list = match list {
+            Some(range) => {
+                self.lists.push(range);
+                (self.lists.len() - 1) as u32
+            }
+            None => NO_LIST,
+        };
         match self.entries.iter_mut().find(|e| same_str(&e.name, &name)) {
             Some(slot) => (slot.a, slot.b, slot.list) = (a, b, list),
             None => self.entries.push(Entry { name, a, b, list }),
@@ -178,7 +200,7 @@ impl Params {
     pub fn remove(&mut self, name: &str) -> Option<String> {
         let i = self.entries.iter().position(|e| &*e.name == name)?;
         let e = self.entries.remove(i);
-        Some(self.values[e.a..e.b].to_owned())
+        Some(self.values[e.span()].to_owned())
     }
 
     /// Number of parameters.
@@ -209,7 +231,7 @@ impl Params {
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.entries
             .iter()
-            .map(|e| (&*e.name, &self.values[e.a..e.b]))
+            .map(|e| (&*e.name, &self.values[e.span()]))
     }
 
     /// Empty params with the buffers of earlier ones, if the thread kept any.
@@ -236,6 +258,7 @@ impl Params {
         params.entries.clear();
         params.values.clear();
         params.parts.clear();
+        params.lists.clear();
         let _ = SPARE.try_with(|spare| spare.set(Some(params)));
     }
 
@@ -257,9 +280,9 @@ impl Params {
                 Ok(i) if shift > 0 && is_index(k) => Arc::from((i + shift).to_string()),
                 _ => k.clone(),
             };
-            match e.list {
+            match child.list_of(e) {
                 Some(range) => out.set_list(name, child.parts_of(range)),
-                None => out.set(name, &child.values[e.a..e.b]),
+                None => out.set(name, &child.values[e.span()]),
             }
         }
         Params::recycle(&mut child);
@@ -317,8 +340,8 @@ impl PartialEq for Params {
         self.entries.len() == other.entries.len()
             && self.entries.iter().zip(&other.entries).all(|(a, b)| {
                 a.name == b.name
-                    && self.values[a.a..a.b] == other.values[b.a..b.b]
-                    && match (a.list, b.list) {
+                    && self.values[a.span()] == other.values[b.span()]
+                    && match (self.list_of(a), other.list_of(b)) {
                         (None, None) => true,
                         (Some(x), Some(y)) => self.parts_of(x).eq(other.parts_of(y)),
                         _ => false,
