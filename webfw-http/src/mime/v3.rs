@@ -349,4 +349,18 @@ mod tests {
             "application/manifest+json; charset=utf-8"
         );
     }
+
+    /// webfw's Express 5 `res.type`/`res.set` answer these values from the
+    /// Express 4 static table: it must be what mime-types 3 gives.
+    #[test]
+    fn static_types_agree_with_mime_types_3() {
+        for t in crate::mime::STATIC_TYPES {
+            for value in [t.to_owned(), format!("{t}; charset=utf-8")] {
+                let Some(fast) = crate::mime::with_utf8_static(&value) else {
+                    continue;
+                };
+                assert_eq!(content_type(&value).as_deref(), fast.to_str().ok(), "{value}");
+            }
+        }
+    }
 }
