@@ -973,6 +973,7 @@ impl std::error::Error for DecodeError {}
 /// assert_eq!(decode_param("%C3%A9%2F").unwrap(), "é/");
 /// assert!(decode_param("%E0%A4%A").is_err());
 /// ```
+#[inline]
 pub fn decode_param(raw: &str) -> Result<Cow<'_, str>, DecodeError> {
     // Byte by byte: values are short, and a `char` search sets up more.
     if !raw.bytes().any(|b| b == b'%') {

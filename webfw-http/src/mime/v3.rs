@@ -359,7 +359,11 @@ mod tests {
                 let Some(fast) = crate::mime::with_utf8_static(&value) else {
                     continue;
                 };
-                assert_eq!(content_type(&value).as_deref(), fast.to_str().ok(), "{value}");
+                assert_eq!(
+                    content_type(&value).as_deref(),
+                    fast.to_str().ok(),
+                    "{value}"
+                );
             }
         }
     }

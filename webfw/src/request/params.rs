@@ -29,11 +29,18 @@ pub struct Params {
     /// nothing once a thread has served one. A replaced value's old text
     /// stays until the params are cleared.
     values: String,
-    /// The spans in `values` of array parts; empty (never allocated)
-    /// while no value is an array.
+    /// Array values (Express 5 wildcards): boxed, so that params without
+    /// any cost one pointer to move and drop.
+    arrays: Option<Box<Arrays>>,
+}
+
+/// Where the parts of array values lie.
+#[derive(Clone, Default)]
+struct Arrays {
+    /// The spans in `values` of the parts.
     parts: Vec<(usize, usize)>,
-    /// Each array value's range of `parts`, which [`Entry::list`] indexes:
-    /// kept apart so that an entry stays 32 bytes.
+    /// Each array value's range of `parts`, which [`Entry::list`] indexes
+    /// (kept apart so that an entry stays 32 bytes).
     lists: Vec<(u32, u32)>,
 }
 
@@ -115,13 +122,15 @@ impl Params {
     }
 
     fn parts_of(&self, (from, to): (u32, u32)) -> impl Iterator<Item = &str> {
-        self.parts[from as usize..to as usize]
+        let parts = self.arrays.as_ref().map_or(&[][..], |a| &a.parts[..]);
+        parts[from as usize..to as usize]
             .iter()
             .map(|&(a, b)| &self.values[a..b])
     }
 
     fn list_of(&self, e: &Entry) -> Option<(u32, u32)> {
-        (e.list != NO_LIST).then(|| self.lists[e.list as usize])
+        let arrays = self.arrays.as_ref().filter(|_| e.list != NO_LIST)?;
+        Some(arrays.lists[e.list as usize])
     }
 
     fn value(&self, e: &Entry) -> Value<'_> {
@@ -144,7 +153,8 @@ impl Params {
         name: impl Into<Arc<str>>,
         parts: impl IntoIterator<Item = S>,
     ) {
-        let from = self.parts.len() as u32;
+        let arrays = self.arrays.get_or_insert_default();
+        let from = arrays.parts.len() as u32;
         let a = self.values.len();
         for (i, part) in parts.into_iter().enumerate() {
             if i > 0 {
@@ -152,22 +162,18 @@ impl Params {
             }
             let s = self.values.len();
             self.values.push_str(part.as_ref());
-            self.parts.push((s, self.values.len()));
+            arrays.parts.push((s, self.values.len()));
         }
-        let list = Some((from, self.parts.len() as u32));
+        arrays.lists.push((from, arrays.parts.len() as u32));
+        let list = (arrays.lists.len() - 1) as u32;
         self.put(name.into(), a, list);
     }
 
-    /// Points `name` at `values[a..]` (just written).
-    fn put(&mut self, name: Arc<str>, a: usize, list: Option<(u32, u32)>) {
+    /// Points `name` at `values[a..]` (just written); `list` is its index
+    /// in `lists`, or [`NO_LIST`].
+    #[inline]
+    fn put(&mut self, name: Arc<str>, a: usize, list: u32) {
         let (a, b) = (a as u32, self.values.len() as u32);
-        let list = match list {
-            Some(range) => {
-                self.lists.push(range);
-                (self.lists.len() - 1) as u32
-            }
-            None => NO_LIST,
-        };
         match self.entries.iter_mut().find(|e| same_str(&e.name, &name)) {
             Some(slot) => (slot.a, slot.b, slot.list) = (a, b, list),
             None => self.entries.push(Entry { name, a, b, list }),
@@ -186,7 +192,7 @@ impl Params {
     pub fn set(&mut self, name: impl Into<Arc<str>>, value: impl AsRef<str>) {
         let a = self.values.len();
         self.values.push_str(value.as_ref());
-        self.put(name.into(), a, None);
+        self.put(name.into(), a, NO_LIST);
     }
 
     /// Removes a parameter.
@@ -248,7 +254,7 @@ impl Params {
     #[inline]
     pub(crate) fn recycle(params: &mut Params) {
         if params.entries.capacity() != 0 || params.values.capacity() != 0 {
-            // (`parts` only ever grows with `values`)
+            // (arrays only ever grow with `values`)
             Params::keep(std::mem::take(params));
         }
     }
@@ -257,8 +263,10 @@ impl Params {
     fn keep(mut params: Params) {
         params.entries.clear();
         params.values.clear();
-        params.parts.clear();
-        params.lists.clear();
+        if let Some(arrays) = &mut params.arrays {
+            arrays.parts.clear();
+            arrays.lists.clear();
+        }
         let _ = SPARE.try_with(|spare| spare.set(Some(params)));
     }
 

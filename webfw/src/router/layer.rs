@@ -104,19 +104,9 @@ impl<K> Layer<K> {
             if let Some(wild) = &self.wildcards
                 && wild[ki]
             {
-                // router 2: split on `/`, then decode each part (so `%2F`
-                // stays inside its part)
-                let mut parts = Vec::new();
-                for part in raw.split('/') {
-                    match webfw_pattern::decode_param(part) {
-                        Ok(p) => parts.push(p),
-                        Err(e) => {
-                            bad.get_or_insert(e);
-                            return;
-                        }
-                    }
+                if let Err(e) = set_wildcard(&mut params, self.keys[ki].clone(), raw) {
+                    bad.get_or_insert(e);
                 }
-                params.set_list(self.keys[ki].clone(), parts);
                 return;
             }
             // Express 4 decodes every value, router 2 only those with a
@@ -199,6 +189,23 @@ impl Layer {
             LayerKind::Route(_) => None,
         }
     }
+}
+
+/// router 2's wildcard value: split on `/`, then each part decoded (so
+/// `%2F` stays inside its part). Out of line: the usual param's closure
+/// stays small enough to inline its decoding.
+#[inline(never)]
+fn set_wildcard(
+    params: &mut Params,
+    key: Arc<str>,
+    raw: &str,
+) -> Result<(), webfw_pattern::DecodeError> {
+    let mut parts = Vec::new();
+    for part in raw.split('/') {
+        parts.push(webfw_pattern::decode_param(part)?);
+    }
+    params.set_list(key, parts);
+    Ok(())
 }
 
 #[cfg(test)]
