@@ -23,8 +23,8 @@
 use std::sync::Mutex;
 
 use serde_json::{Value, json};
+use webfw::ListenOptions;
 use webfw::prelude::*;
-use webfw::{JsonOptions, ListenOptions};
 
 /// The notes the API keeps in memory.
 static NOTES: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -74,7 +74,7 @@ fn api() -> Router {
     let mut api = webfw::express5::router();
     // express.json() of body-parser 2: a request without a JSON body leaves
     // req.body undefined.
-    api.use_(webfw::json(JsonOptions::new()));
+    api.use_(webfw::express5::json());
     api.get("/notes", list_notes);
     api.post("/notes", add_note);
     api.get("/notes/:id", show_note);

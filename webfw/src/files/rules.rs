@@ -68,8 +68,18 @@ pub(crate) struct Send1;
 
 impl SendRules for Send1 {
     fn content_type(path: &Path) -> HeaderValue {
-        let text = path.to_string_lossy();
-        match crate::http::mime::v3::file_content_type(&text) {
+        // Only the base name decides (Node's `extname`): read just it.
+        let b = path.as_os_str().as_encoded_bytes();
+        let end = b.iter().rposition(|&c| c != b'/').map_or(0, |i| i + 1);
+        let start = b[..end]
+            .iter()
+            .rposition(|&c| c == b'/')
+            .map_or(0, |i| i + 1);
+        let base = match std::str::from_utf8(&b[start..end]) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(&b[start..end]),
+        };
+        match crate::http::mime::v3::file_content_type(&base) {
             std::borrow::Cow::Borrowed(t) => HeaderValue::from_static(t),
             std::borrow::Cow::Owned(t) => HeaderValue::from_str(&t)
                 .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream")),
