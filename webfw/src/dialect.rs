@@ -4,7 +4,7 @@
 
 /// The Express major version whose behaviour an [`App`](crate::App) or
 /// [`Router`](crate::Router) follows. Chosen when it is made and frozen with
-/// it: [`webfw::app()`](crate::app) speaks Express 4,
+/// it: [`webfw::app()`](crate::app()) speaks Express 4,
 /// [`webfw::express5::app()`](crate::express5::app) Express 5.
 ///
 /// ```

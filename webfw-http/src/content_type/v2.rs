@@ -129,7 +129,7 @@ pub fn parse(header: &str) -> ContentType {
     }
 }
 
-/// Why [`format`] refused a media type.
+/// Why [`format()`] refused a media type.
 ///
 /// ```
 /// use webfw_http::content_type::v2::{format, ContentType};
