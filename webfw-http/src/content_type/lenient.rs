@@ -48,8 +48,9 @@ pub fn parse_lenient(header: &str) -> ContentType {
 /// ```
 pub fn media_type_lenient(header: &str) -> Cow<'_, str> {
     let t = trim_ows(&header[..find_semi(header.as_bytes(), 0)]);
-    if t.bytes().any(|c| c.is_ascii_uppercase()) {
-        Cow::Owned(t.to_ascii_lowercase())
+    // JavaScript's `toLowerCase` lowers non-ASCII letters too (`É` of a latin1 header).
+    if t.bytes().any(|c| c.is_ascii_uppercase() || !c.is_ascii()) {
+        Cow::Owned(t.to_lowercase())
     } else {
         Cow::Borrowed(t)
     }
@@ -105,6 +106,8 @@ mod tests {
     #[test]
     fn type_is_trimmed_and_lowercased() {
         assert_eq!(parse_lenient("\t TEXT/Html \t").media_type, "text/html");
+        assert_eq!(parse_lenient("TÉXT/a; É=1").media_type, "téxt/a");
+        assert_eq!(media_type_lenient("TÉXT/a"), "téxt/a");
         assert_eq!(parse_lenient("a b;c=d").media_type, "a b");
         assert_eq!(parse_lenient(";charset=x").media_type, "");
     }

@@ -66,7 +66,8 @@ pub fn parse(header: &str) -> ContentType {
     while i < len && b[i] != b';' {
         i += 1;
     }
-    let media_type = header[start..trailing_ows(b, start, i)].to_ascii_lowercase();
+    // JavaScript's `toLowerCase`: non-ASCII letters too (`É` of a latin1 header).
+    let media_type = header[start..trailing_ows(b, start, i)].to_lowercase();
     let mut parameters: Vec<(String, String)> = Vec::new();
     let mut push = |k: String, v: String| {
         if !parameters.iter().any(|(n, _)| *n == k) {
@@ -80,7 +81,7 @@ pub fn parse(header: &str) -> ContentType {
             match b[i] {
                 b';' => continue 'param,
                 b'=' => {
-                    let key = header[key_start..trailing_ows(b, key_start, i)].to_ascii_lowercase();
+                    let key = header[key_start..trailing_ows(b, key_start, i)].to_lowercase();
                     i = skip_ows(b, i + 1);
                     if i < len && b[i] == b'"' {
                         i += 1;
