@@ -8,6 +8,12 @@
 //! untouched, and either kind mounts in the other as Express does when the
 //! two are mixed through `app.use`.
 //!
+//! The packages Express 5 bundles are here too: the body parsers
+//! ([`json()`], [`urlencoded()`], [`text()`], [`raw()`]: body-parser 2),
+//! static files ([`static_()`]: serve-static 2) and the route attributes
+//! ([`get`](macro@get) and the other methods, checked at build time with
+//! path-to-regexp 8).
+//!
 //! ```
 //! use webfw::prelude::*;
 //! let mut app = webfw::express5::app();
