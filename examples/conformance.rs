@@ -47,6 +47,8 @@ mod neg;
 mod render;
 #[path = "conformance/static.rs"]
 mod static_files;
+#[path = "conformance/tpl.rs"]
+mod tpl;
 
 use std::path::PathBuf;
 

@@ -43,6 +43,8 @@ mod res;
 mod routing;
 #[path = "conformance5/sub.rs"]
 mod sub;
+#[path = "conformance/tpl.rs"]
+mod tpl;
 
 use std::path::PathBuf;
 
